@@ -1,0 +1,49 @@
+# Physics-informed identification of tensegrity prestress across taut-slack
+# transitions: the study as a Snakemake workflow.  See README.md.
+
+import sys
+
+from snakemake.utils import min_version, validate
+
+from tensegrity_id.config_check import ConfigError, check_config
+
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+# A malformed config value or structure file stops here, in one line, before
+# any job is scheduled; then Snakemake's own validation fills in defaults.
+try:
+    check_config(config, "config/schema.yaml")
+except ConfigError as exc:
+    sys.exit(f"Error: {exc}")
+validate(config, "config/schema.yaml", set_default=True)
+
+
+wildcard_constraints:
+    structure="[a-z0-9_]+",
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/structures.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/figures.smk"
+
+
+# Cheap rules run on the submitting host under a cluster executor.
+localrules:
+    all,
+    make_table_s3,
+    plot_fig1,
+
+
+rule all:
+    default_target: True
+    input:
+        structures=expand("results/structures/{structure}.json", structure=STRUCTURES),
+        table_s3=rules.make_table_s3.output,
+        fig1=rules.plot_fig1.output,
+        prism_range=rules.compute_prism_feasibility.output,

@@ -1,0 +1,23 @@
+# Tables: CSV plus a Markdown rendering, every number from a rule.
+
+
+rule make_table_s3:
+    input:
+        structures=expand(
+            "results/structures/{structure}.json",
+            structure=config["table_s3"]["structures"],
+        ),
+        lib=lib("tables.py"),
+    output:
+        csv="results/tables/table_s3.csv",
+        md="results/tables/table_s3.md",
+    log:
+        "logs/make_table_s3.log",
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/make_table_s3.py"
