@@ -7,7 +7,6 @@ from snakemake.utils import min_version, validate
 
 from tensegrity_id.config_check import ConfigError, check_config
 
-
 min_version("9.0")
 
 

@@ -3,7 +3,9 @@
 LIB = "workflow/lib/tensegrity_id"
 STRUCTURES = list(
     dict.fromkeys(
-        config["build"] + config["table_s3"]["structures"] + config["fig1"]["structures"]
+        config["build"]
+        + config["table_s3"]["structures"]
+        + config["fig1"]["structures"]
     )
 )
 

@@ -13,11 +13,11 @@ rule plot_fig1:
         png="results/figures/fig1_structures.png",
     log:
         "logs/plot_fig1.log",
+    conda:
+        "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=5,
         mem_mb=1000,
-    conda:
-        "../../envs/core.yaml"
     script:
         "../scripts/plot_fig1.py"

@@ -7,18 +7,18 @@ rule generate_structure:
         user_file=structure_file,
     output:
         json="results/structures/{structure}.json",
-    params:
-        spec=structure_spec,
     log:
         "logs/generate_structure/{structure}.log",
     benchmark:
         "benchmarks/generate_structure/{structure}.tsv"
+    conda:
+        "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=10,
         mem_mb=1000,
-    conda:
-        "../../envs/core.yaml"
+    params:
+        spec=structure_spec,
     script:
         "../scripts/generate_structure.py"
 
@@ -28,17 +28,17 @@ rule compute_prism_feasibility:
         lib=STRUCTURE_LIB + lib("feasibility.py"),
     output:
         json="results/values/prism_twist_range.json",
-    params:
-        settings=config["prism_feasibility"],
     log:
         "logs/compute_prism_feasibility.log",
     benchmark:
         "benchmarks/compute_prism_feasibility.tsv"
+    conda:
+        "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=10,
         mem_mb=1000,
-    conda:
-        "../../envs/core.yaml"
+    params:
+        settings=config["prism_feasibility"],
     script:
         "../scripts/compute_prism_feasibility.py"

@@ -13,11 +13,11 @@ rule make_table_s3:
         md="results/tables/table_s3.md",
     log:
         "logs/make_table_s3.log",
+    conda:
+        "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=5,
         mem_mb=500,
-    conda:
-        "../../envs/core.yaml"
     script:
         "../scripts/make_table_s3.py"

@@ -4,7 +4,14 @@ The library behind the Snakemake workflow; scripts in ``workflow/scripts``
 are thin wrappers around the functions exported here.
 """
 
-from .catalog import GENERATORS, CatalogError, build_geometry, build_structure, structure_from_report, structure_report
+from .catalog import (
+    GENERATORS,
+    CatalogError,
+    build_geometry,
+    build_structure,
+    structure_from_report,
+    structure_report,
+)
 from .config_check import ConfigError, check_config
 from .feasibility import prism_feasible, prism_twist_range
 from .formfinding import FormFindingError, find_superstable_form, force_density_matrix
@@ -24,7 +31,13 @@ from .statics import (
     static_residual,
 )
 from .structure import GRAVITY, Structure, StructureError
-from .structure_io import StructureFileError, load_structure, save_structure, structure_from_dict, structure_schema
+from .structure_io import (
+    StructureFileError,
+    load_structure,
+    save_structure,
+    structure_from_dict,
+    structure_schema,
+)
 
 __version__ = "0.1.0"
 

@@ -64,7 +64,9 @@ def build_geometry(name: str, spec: dict) -> Structure:
 
 def build_structure(name: str, spec: dict) -> Structure:
     """Build and prestress the structure of one config entry."""
-    return apply_prestress(build_geometry(name, spec), spec.get("prestress", {"method": "lp", "sigma_min": 25.0}))
+    return apply_prestress(
+        build_geometry(name, spec), spec.get("prestress", {"method": "lp", "sigma_min": 25.0})
+    )
 
 
 def structure_report(structure: Structure, prestress_spec: dict | None = None) -> dict:
@@ -80,19 +82,34 @@ def structure_report(structure: Structure, prestress_spec: dict | None = None) -
     rows = []
     Lb, mb = structure.bar_lengths, structure.bar_masses
     for k, (i, j) in enumerate(structure.bars):
-        rows.append({
-            "kind": "bar", "index": k, "nodes": [int(i), int(j)], "L_ref": float(Lb[k]),
-            "sigma": float(structure.bar_sigma[k]), "force": float(structure.bar_sigma[k] * Lb[k]),
-            "mass": float(mb[k]), "radius": float(structure.bar_radius[k]),
-        })
+        rows.append(
+            {
+                "kind": "bar",
+                "index": k,
+                "nodes": [int(i), int(j)],
+                "L_ref": float(Lb[k]),
+                "sigma": float(structure.bar_sigma[k]),
+                "force": float(structure.bar_sigma[k] * Lb[k]),
+                "mass": float(mb[k]),
+                "radius": float(structure.bar_radius[k]),
+            }
+        )
     Lc, K, L0 = structure.cable_lengths, structure.cable_K, structure.cable_L0
     for k, (i, j) in enumerate(structure.cables):
-        rows.append({
-            "kind": "cable", "index": k, "nodes": [int(i), int(j)], "L_ref": float(Lc[k]),
-            "EA": float(structure.cable_EA[k]), "c": float(structure.cable_damping[k]),
-            "sigma": float(structure.sigma[k]), "tension": float(structure.sigma[k] * Lc[k]),
-            "K": float(K[k]), "L0": float(L0[k]),
-        })
+        rows.append(
+            {
+                "kind": "cable",
+                "index": k,
+                "nodes": [int(i), int(j)],
+                "L_ref": float(Lc[k]),
+                "EA": float(structure.cable_EA[k]),
+                "c": float(structure.cable_damping[k]),
+                "sigma": float(structure.sigma[k]),
+                "tension": float(structure.sigma[k] * Lc[k]),
+                "K": float(K[k]),
+                "L0": float(L0[k]),
+            }
+        )
     res = static_residual(structure, structure.sigma, structure.bar_sigma)
     return {
         "name": structure.name,

@@ -18,8 +18,12 @@ __all__ = ["prism_feasible", "prism_twist_range"]
 
 
 def prism_feasible(twist_deg: float, *, sigma_min: float = 1.0, **prism_kwargs) -> bool:
-    """True when an LP prestress exists with every bar in compression."""
-    s = prism(3, twist_deg=twist_deg, **prism_kwargs)
+    """True when an LP prestress exists with every bar in compression.
+
+    ``prism_kwargs`` go to :func:`~tensegrity_id.generators.prism`; gravity
+    defaults to 9.81 m/s^2 (the gravity-loaded benchmark).
+    """
+    s = prism(3, twist_deg=twist_deg, **{"gravity": 9.81, **prism_kwargs})
     try:
         _, bar_sigma = prestress_lp(s, sigma_min=sigma_min)
     except PrestressError:
@@ -39,21 +43,26 @@ def _bisect(f, a, b, tol):
 
 
 def prism_twist_range(
-    *, sigma_min: float = 1.0, lo: float = 5.0, hi: float = 85.0, step: float = 0.5,
-    tol: float = 1e-3, **prism_kwargs,
+    *,
+    sigma_min: float = 1.0,
+    lo: float = 5.0,
+    hi: float = 85.0,
+    step: float = 0.5,
+    tol: float = 1e-3,
+    **prism_kwargs,
 ) -> dict:
     """Feasible twist interval of the gravity prism, degrees.
 
     Returns ``{"twist_min_deg", "twist_max_deg", "scan_deg", "scan_feasible"}``;
     the interval ends are located to ``tol`` degrees.
     """
-    kw = {"gravity": 9.81, **prism_kwargs}
+    kw = prism_kwargs
     grid = np.arange(lo, hi + step / 2, step)
     ok = np.array([prism_feasible(t, sigma_min=sigma_min, **kw) for t in grid])
     if not ok.any():
         raise PrestressError(f"gravity prism: no feasible twist in [{lo}, {hi}] deg")
     first, last = np.flatnonzero(ok)[[0, -1]]
-    if not ok[first:last + 1].all():
+    if not ok[first : last + 1].all():
         raise PrestressError("gravity prism: the feasible twists do not form one interval")
     f = lambda t: prism_feasible(t, sigma_min=sigma_min, **kw)  # noqa: E731
     tmin = grid[first] if first == 0 else _bisect(f, grid[first - 1], grid[first], tol)

@@ -120,9 +120,7 @@ def x5_bridge(*, interior_column: int = 2, name: str = "x5_bridge", **kwargs) ->
     modules, 18 free coordinates and 8 DOFs.
     """
     s = xframe(5, name=name, extra_pinned_columns=(interior_column,), **kwargs)
-    return s.with_changes(
-        description=f"X5 two-span bridge, base node of column {interior_column} pinned"
-    )
+    return s.with_changes(description=f"X5 two-span bridge, base node of column {interior_column} pinned")
 
 
 # --------------------------------------------------------------------- prisms
@@ -212,8 +210,7 @@ def hexprism(
         return T[12:].mean() / T[:6].mean() - vertical_tension / ring_tension
 
     height = brentq(ratio, 0.05 * radius, 20 * radius, xtol=1e-12)
-    s = prism(6, radius=radius, height=height, pinned_base=False, name=name,
-              members={"cable_EA": cable_EA})
+    s = prism(6, radius=radius, height=height, pinned_base=False, name=name, members={"cable_EA": cable_EA})
     return s.with_changes(
         bar_mass=np.full(6, bar_mass),
         cable_groups=np.array([0] * 6 + [1] * 6 + [2] * 6),
@@ -268,8 +265,13 @@ def expanded_octahedron(*, bar_length: float = 1.0, members=None, name="expanded
         for i in range(3):
             cables.add(tuple(sorted((tri[i], tri[(i + 1) % 3]))))
     return _free_standing(
-        name, nodes, bars, sorted(cables), "expanded octahedron (six-strut icosahedron)",
-        bar_length, members,
+        name,
+        nodes,
+        bars,
+        sorted(cables),
+        "expanded octahedron (six-strut icosahedron)",
+        bar_length,
+        members,
     )
 
 
@@ -302,8 +304,7 @@ def truncated_tetrahedron(*, bar_length: float = 1.0, members=None, name="trunca
         bars.add(tuple(sorted((idx[(a, b)], idx[(c, d)]))))
     bars = sorted(bars)
     nodes, _ = find_superstable_form(12, cables, np.ones(len(cables)), bars)
-    return _free_standing(name, nodes, bars, cables, "truncated-tetrahedron tensegrity",
-                          bar_length, members)
+    return _free_standing(name, nodes, bars, cables, "truncated-tetrahedron tensegrity", bar_length, members)
 
 
 def class1_cell(*, bar_length: float = 1.0, members=None, name="class1_cell"):
@@ -325,8 +326,9 @@ def class1_cell(*, bar_length: float = 1.0, members=None, name="class1_cell"):
     # each cable belongs to exactly one octant triangle; the centroid of a
     # triangle edge lies in that octant for the expanded octahedron
     form, _ = find_superstable_form(12, eo.cables, np.array(q), eo.bars)
-    return _free_standing(name, form, eo.bars, eo.cables, "class-1 six-strut cell (tetrahedral)",
-                          bar_length, members)
+    return _free_standing(
+        name, form, eo.bars, eo.cables, "class-1 six-strut cell (tetrahedral)", bar_length, members
+    )
 
 
 def octahedral_cell(*, bar_length: float = 1.0, members=None, name="octahedral_cell"):
@@ -345,8 +347,9 @@ def octahedral_cell(*, bar_length: float = 1.0, members=None, name="octahedral_c
     q = np.array([1.0] * 12 + [3.0] * 6 + [1.0] * 6)
     bars = [(i, n + i) for i in range(n)]
     nodes, _ = find_superstable_form(12, cables, q, bars)
-    return _free_standing(name, nodes, bars, cables, "six-strut cell with two self-stresses",
-                          bar_length, members)
+    return _free_standing(
+        name, nodes, bars, cables, "six-strut cell with two self-stresses", bar_length, members
+    )
 
 
 def dome(*, bar_length: float = 1.0, members=None, name="dome"):
@@ -380,8 +383,7 @@ def dome(*, bar_length: float = 1.0, members=None, name="dome"):
             nodes = nodes @ Rm.T
         elif c < 0:
             nodes = nodes * np.array([1.0, -1.0, -1.0])
-    return _free_standing(name, nodes, bars, cables, "three-fold class-2 tensegrity cap",
-                          bar_length, members)
+    return _free_standing(name, nodes, bars, cables, "three-fold class-2 tensegrity cap", bar_length, members)
 
 
 def two_stage_tower(

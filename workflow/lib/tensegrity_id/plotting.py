@@ -36,7 +36,7 @@ def draw_structure(ax, structure: Structure, *, title: str | None = None, number
     if three:
         span = np.ptp(x, axis=0).max() / 2
         mid = (x.max(axis=0) + x.min(axis=0)) / 2
-        for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), mid):
+        for setter, c in zip((ax.set_xlim, ax.set_ylim, ax.set_zlim), mid, strict=False):
             setter(c - span, c + span)
         ax.set_box_aspect((1, 1, 1))
         ax.view_init(elev=15, azim=-65)
@@ -55,7 +55,7 @@ def plot_structures(structures: list[Structure], titles: list[str], paths, *, nc
     n = len(structures)
     nrows = math.ceil(n / ncols)
     fig = plt.figure(figsize=(3.2 * ncols, 2.9 * nrows))
-    for k, (s, t) in enumerate(zip(structures, titles)):
+    for k, (s, t) in enumerate(zip(structures, titles, strict=False)):
         kw = {"projection": "3d"} if s.dim == 3 else {}
         ax = fig.add_subplot(nrows, ncols, k + 1, **kw)
         draw_structure(ax, s, title=t)

@@ -166,12 +166,11 @@ def mechanism_basis(structure: Structure, *, tol: float = RANK_TOL) -> np.ndarra
 
     Returns shape (n_free, m): displacements of the free coordinates that
     extend no member to first order (null space of the compatibility matrix
-    ``A_free^T``), with rigid-body motions projected out for free-standing
-    forms.
+    ``A_free^T``), orthogonal to the rigid-body motions of a free-free form.
     """
     free = structure.free_mask
     C = equilibrium_matrix(structure)[free].T  # compatibility on free coords
-    if structure.free_standing:
+    if _unrestrained_rigid_modes(structure):  # free-free: exclude rigid-body motions
         R = rigid_body_modes(structure.nodes)[free]
         C = np.vstack([C, R.T])
     r, _ = _rank(C, tol)
@@ -258,8 +257,9 @@ def apply_prestress(structure: Structure, spec: dict) -> Structure:
 
     ``spec['method']`` is ``'lp'`` (with ``sigma_min``), ``'selfstress'``
     (with ``scale``, the largest cable force density, or ``tension`` with
-    ``cable``: the tension in newtons carried by that cable) or ``'given'`` (the structure already carries sigma; its
-    bar force densities are recovered by least squares and checked).
+    ``cable``: the tension in newtons carried by that cable) or ``'given'``
+    (the structure already carries sigma; its bar force densities are
+    recovered by least squares and checked).
     """
     method = spec.get("method", "lp")
     if method == "lp":
@@ -277,8 +277,7 @@ def apply_prestress(structure: Structure, spec: dict) -> Structure:
     elif method == "given":
         if structure.sigma is None:
             raise PrestressError(
-                f"structure '{structure.name}': prestress method 'given' needs 'sigma' "
-                "in the structure file"
+                f"structure '{structure.name}': prestress method 'given' needs 'sigma' in the structure file"
             )
         sigma = structure.sigma
         A = _counting_matrix(structure)

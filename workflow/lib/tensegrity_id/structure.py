@@ -48,14 +48,12 @@ def _as_float_array(name, field_name, value, shape):
         arr = np.full(shape, float(arr))
     if shape is not None and arr.shape != shape:
         raise StructureError(
-            f"structure '{name}': field '{field_name}' has shape {arr.shape}, "
-            f"expected {shape}"
+            f"structure '{name}': field '{field_name}' has shape {arr.shape}, expected {shape}"
         )
     bad = np.flatnonzero(~np.isfinite(arr.ravel()))
     if bad.size:
         raise StructureError(
-            f"structure '{name}': field '{field_name}' has a non-finite value "
-            f"at entry {int(bad[0])}"
+            f"structure '{name}': field '{field_name}' has a non-finite value at entry {int(bad[0])}"
         )
     arr.setflags(write=False)
     return arr
@@ -71,9 +69,7 @@ def _as_members(name, field_name, value, n_nodes):
                     f"node {end}, but nodes are numbered 0..{n_nodes - 1}"
                 )
         if i == j:
-            raise StructureError(
-                f"structure '{name}': {field_name}[{k}] joins node {i} to itself"
-            )
+            raise StructureError(f"structure '{name}': {field_name}[{k}] joins node {i} to itself")
     arr.setflags(write=False)
     return arr
 
@@ -135,18 +131,18 @@ class Structure:
     def __post_init__(self):
         set_ = object.__setattr__
         name = self.name
-        if not isinstance(name, str) or not name or not all(
-            c.islower() or c.isdigit() or c == "_" for c in name
+        if (
+            not isinstance(name, str)
+            or not name
+            or not all(c.islower() or c.isdigit() or c == "_" for c in name)
         ):
             raise StructureError(
-                f"structure name {name!r} must be non-empty lower-case letters, digits "
-                "and underscores"
+                f"structure name {name!r} must be non-empty lower-case letters, digits and underscores"
             )
         nodes = np.array(self.nodes, dtype=float)
         if nodes.ndim != 2 or nodes.shape[1] not in (2, 3) or nodes.shape[0] < 2:
             raise StructureError(
-                f"structure '{name}': field 'nodes' must have shape (n_nodes >= 2, 2 or 3), "
-                f"got {nodes.shape}"
+                f"structure '{name}': field 'nodes' must have shape (n_nodes >= 2, 2 or 3), got {nodes.shape}"
             )
         nodes = _as_float_array(name, "nodes", nodes, nodes.shape)
         set_(self, "nodes", nodes)
@@ -176,9 +172,7 @@ class Structure:
         used[bars.ravel()] = True
         used[cables.ravel()] = True
         if not used.all():
-            raise StructureError(
-                f"structure '{name}': node {int(np.flatnonzero(~used)[0])} has no members"
-            )
+            raise StructureError(f"structure '{name}': node {int(np.flatnonzero(~used)[0])} has no members")
 
         fixed = np.array(self.fixed, dtype=bool)
         if fixed.shape != (n, dim):
@@ -222,15 +216,12 @@ class Structure:
             g = np.array(self.cable_groups, dtype=int)
             if g.shape != (nc,):
                 raise StructureError(
-                    f"structure '{name}': field 'cable_groups' has shape {g.shape}, "
-                    f"expected {(nc,)}"
+                    f"structure '{name}': field 'cable_groups' has shape {g.shape}, expected {(nc,)}"
                 )
             g.setflags(write=False)
             set_(self, "cable_groups", g)
         if not np.isfinite(self.gravity) or self.gravity < 0:
-            raise StructureError(
-                f"structure '{name}': gravity must be a finite magnitude >= 0 (m/s^2)"
-            )
+            raise StructureError(f"structure '{name}': gravity must be a finite magnitude >= 0 (m/s^2)")
         set_(self, "gravity", float(self.gravity))
         set_(self, "free_standing", bool(self.free_standing))
         if self.sigma is not None:
@@ -299,9 +290,7 @@ class Structure:
     @property
     def cable_lengths(self) -> np.ndarray:
         """Cable lengths L_ref in the reference configuration, metres."""
-        return np.linalg.norm(
-            self.nodes[self.cables[:, 1]] - self.nodes[self.cables[:, 0]], axis=1
-        )
+        return np.linalg.norm(self.nodes[self.cables[:, 1]] - self.nodes[self.cables[:, 0]], axis=1)
 
     @property
     def bar_masses(self) -> np.ndarray:
@@ -353,11 +342,11 @@ class Structure:
         self._require_prestress()
         return self.sigma * self.cable_lengths
 
-    def with_prestress(self, sigma, bar_sigma=None, **meta) -> "Structure":
+    def with_prestress(self, sigma, bar_sigma=None, **meta) -> Structure:
         """A copy carrying cable force densities ``sigma`` (N/m)."""
         return replace(self, sigma=sigma, bar_sigma=bar_sigma, meta={**self.meta, **meta})
 
-    def with_changes(self, **changes) -> "Structure":
+    def with_changes(self, **changes) -> Structure:
         """A validated copy with some fields replaced."""
         return replace(self, **changes)
 
@@ -370,7 +359,7 @@ class Structure:
             "nodes": self.nodes.tolist(),
             "bars": self.bars.tolist(),
             "cables": self.cables.tolist(),
-            "fixed": [[int(i), int(a)] for i, a in zip(*np.nonzero(self.fixed))],
+            "fixed": [[int(i), int(a)] for i, a in zip(*np.nonzero(self.fixed), strict=False)],
             "bar_radius": self.bar_radius.tolist(),
             "bar_density": self.bar_density.tolist(),
             "cable_EA": self.cable_EA.tolist(),

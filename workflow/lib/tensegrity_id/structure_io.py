@@ -36,8 +36,17 @@ __all__ = [
 ]
 
 _KNOWN = {
-    "bar_radius", "bar_density", "bar_mass", "cable_EA", "cable_damping", "cable_groups",
-    "gravity", "free_standing", "sigma", "bar_sigma", "description",
+    "bar_radius",
+    "bar_density",
+    "bar_mass",
+    "cable_EA",
+    "cable_damping",
+    "cable_groups",
+    "gravity",
+    "free_standing",
+    "sigma",
+    "bar_sigma",
+    "description",
 }
 
 
@@ -71,7 +80,9 @@ def structure_from_dict(doc: dict, *, source: str = "<structure>") -> Structure:
         raise StructureFileError(f"{source}: field 'nodes': every node needs the same number of coordinates")
     dim = doc.get("dim", nodes.shape[1])
     if nodes.shape[1] != dim:
-        raise StructureFileError(f"{source}: field 'nodes': nodes have {nodes.shape[1]} coordinates but dim = {dim}")
+        raise StructureFileError(
+            f"{source}: field 'nodes': nodes have {nodes.shape[1]} coordinates but dim = {dim}"
+        )
     fixed = np.zeros(nodes.shape, bool)
     for k, node in enumerate(doc.get("pinned", [])):
         if node >= len(nodes):
@@ -85,8 +96,13 @@ def structure_from_dict(doc: dict, *, source: str = "<structure>") -> Structure:
         fixed[node, axis] = True
     kwargs = {k: doc[k] for k in _KNOWN if k in doc}
     nb, nc = len(doc["bars"]), len(doc["cables"])
-    for key, n in (("bar_radius", nb), ("bar_density", nb), ("bar_mass", nb),
-                   ("cable_EA", nc), ("cable_damping", nc)):
+    for key, n in (
+        ("bar_radius", nb),
+        ("bar_density", nb),
+        ("bar_mass", nb),
+        ("cable_EA", nc),
+        ("cable_damping", nc),
+    ):
         if key in kwargs and not isinstance(kwargs[key], list):
             kwargs[key] = [float(kwargs[key])] * n
     try:
@@ -110,7 +126,9 @@ def read_document(path) -> dict:
         return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
         msg = str(exc).splitlines()[0]
-        raise StructureFileError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {msg}") from None
+        raise StructureFileError(
+            f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {msg}"
+        ) from None
 
 
 def load_structure(path) -> Structure:

@@ -32,7 +32,11 @@ def _markdown(df: pd.DataFrame, title: str) -> str:
     cols = list(df.columns)
     lines = [f"# {title}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df.iterrows():
-        lines.append("| " + " | ".join(f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c]) for c in cols) + " |")
+        lines.append(
+            "| "
+            + " | ".join(f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c]) for c in cols)
+            + " |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,135 @@
+"""The real DAG on config/test.yaml: outputs, incremental re-runs, bad input."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.integration
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def run(workdir, *args, check=True, targets=()):
+    proc = subprocess.run(
+        [*SNAKEMAKE, *targets, "--cores", "2", "--configfile", "config/test.yaml", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc
+
+
+def scheduled(workdir, *extra):
+    """Rule -> job count of a dry run."""
+    out = run(workdir, "-n", *extra).stdout
+    table = out.split("Job stats:")[1] if "Job stats:" in out else ""
+    return {m[0]: int(m[1]) for m in re.findall(r"^(\w+)\s+(\d+)$", table, re.M) if m[0] != "total"}
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory, repo):
+    wd = tmp_path_factory.mktemp("wf")
+    for item in ("Snakefile", "workflow", "config", "resources", "envs"):
+        src = repo / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, wd / item)
+    run(wd)
+    return wd
+
+
+def test_outputs_exist_and_follow_contracts(workdir):
+    rep = json.loads((workdir / "results/structures/x1.json").read_text())
+    assert rep["counts"] == {"n_free": 4, "n_members": 6, "rank_A": 4, "s": 2, "m": 0}
+    sig = [m["sigma"] for m in rep["members"] if m["kind"] == "cable"]
+    assert [round(v, 1) for v in sig] == [25.0, 52.2, 25.0, 25.0]
+    cable = next(m for m in rep["members"] if m["kind"] == "cable")
+    assert {"kind", "nodes", "L_ref", "EA", "c", "sigma", "K", "L0"} <= set(cable)
+    df = pd.read_csv(workdir / "results/tables/table_s3.csv")
+    assert list(df.columns) == ["structure", "free", "members", "rank_A", "s", "m"]
+    assert df.set_index("structure").loc["t3_prism"].tolist() == [9, 12, 8, 4, 1]
+    assert (workdir / "results/tables/table_s3.md").read_text().startswith("# Table S3")
+    for ext in ("pdf", "png"):
+        assert (workdir / f"results/figures/fig1_structures.{ext}").stat().st_size > 10_000
+    rng = json.loads((workdir / "results/values/prism_twist_range.json").read_text())
+    assert 30.0 <= rng["twist_min_deg"] < 30.5 and 57.0 < rng["twist_max_deg"] < 60.0
+    assert (workdir / "logs/generate_structure/x1.log").read_text().count("counts") == 1
+
+
+def test_nothing_to_do_after_a_run(workdir):
+    assert scheduled(workdir) == {}
+
+
+def test_editing_plot_module_reruns_only_plot_rules(workdir):
+    """Snakemake 9 compares checksums of small inputs, so the edit changes content."""
+    target = workdir / "workflow/lib/tensegrity_id/plotting.py"
+    time.sleep(1.1)
+    target.write_text(target.read_text() + "\n# edited\n")
+    os.utime(target)
+    jobs = scheduled(workdir)
+    assert set(jobs) - {"all"} == {"plot_fig1"}
+
+
+def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
+    extra = workdir / "sigma.yaml"
+    extra.write_text("structures:\n  prism45:\n    prestress: {sigma_min: 2.0}\n")
+    jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
+    assert jobs.get("generate_structure") == 1
+    assert set(jobs) - {"all"} == {"generate_structure", "plot_fig1"}  # prism45 is in Fig. 1 only
+
+
+@pytest.mark.parametrize(
+    "config_text, field",
+    [
+        ("structures:\n  x1:\n    prestress: {sigma_min: -5}\n", "structures.x1.prestress.sigma_min"),
+        ("prism_feasibility: {step_deg: 0}\n", "prism_feasibility.step_deg"),
+    ],
+)
+def test_bad_config_stops_before_any_job(workdir, config_text, field):
+    before = (workdir / "results/structures/x1.json").read_bytes()
+    bad = workdir / "bad.yaml"
+    bad.write_text(config_text)
+    proc = run(workdir, "--configfile", "config/test.yaml", str(bad), check=False)
+    assert proc.returncode != 0
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and field in errors[0]
+    assert "Building DAG" not in proc.stdout + proc.stderr
+    assert (workdir / "results/structures/x1.json").read_bytes() == before
+
+
+def test_bad_structure_file_stops_before_any_job(workdir):
+    (workdir / "resources/structures/broken.yaml").write_text(
+        "name: broken\nnodes: [[0, 0], [1, 0], [0, 1]]\nbars: [[0, 5]]\n"
+        "cables: [[0, 1], [1, 2]]\npinned: [0]\n"
+    )
+    cfg = workdir / "user.yaml"
+    cfg.write_text("structures:\n  broken: {file: resources/structures/broken.yaml}\nbuild: [broken]\n")
+    proc = run(workdir, "--configfile", "config/test.yaml", str(cfg), check=False)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert proc.returncode != 0 and len(errors) == 1
+    assert "structures.broken.file" in errors[0] and "bars[0]" in errors[0] and "node 5" in errors[0]
+
+
+def test_user_structure_file_runs(workdir):
+    cfg = workdir / "user_ok.yaml"
+    cfg.write_text(
+        "structures:\n  mine:\n    file: resources/structures/example_x1.yaml\n"
+        "    prestress: {method: lp, sigma_min: 25.0}\nbuild: [mine]\n"
+    )
+    run(workdir, "--configfile", "config/test.yaml", str(cfg), targets=["results/structures/mine.json"])
+    a = json.loads((workdir / "results/structures/mine.json").read_text())
+    b = json.loads((workdir / "results/structures/x1.json").read_text())
+    assert [m["sigma"] for m in a["members"]] == pytest.approx([m["sigma"] for m in b["members"]], rel=1e-12)
+
+
+def test_outputs_are_deterministic(workdir, tmp_path):
+    first = Path(workdir / "results/structures/t3_prism.json").read_bytes()
+    run(workdir, "--forcerun", "generate_structure", targets=["results/structures/t3_prism.json"])
+    assert Path(workdir / "results/structures/t3_prism.json").read_bytes() == first
