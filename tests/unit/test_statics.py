@@ -137,3 +137,24 @@ def test_x2_locked_node_and_bridge_dofs():
     assert ends == {0, 4} and x2.fixed[[0, 4]].all()
     br = gen.x5_bridge()
     assert (br.n_free, br.n_free - br.n_bars) == (18, 8)
+
+
+def test_zero_gravity_prism_series_scales_linearly():
+    """On the 30 deg zero-gravity prism every force density is proportional to the level."""
+    base = gen.prism(3, twist_deg=30.0)
+    unit = apply_prestress(base, {"method": "selfstress", "scale": 1.0})
+    for level in (1.0, 5.0, 15.0):
+        s = apply_prestress(base, {"method": "selfstress", "scale": level})
+        np.testing.assert_allclose(s.sigma, level * unit.sigma, rtol=1e-12)
+        np.testing.assert_allclose(s.bar_sigma, level * unit.bar_sigma, rtol=1e-12)
+        assert s.sigma.max() == pytest.approx(level, rel=1e-12)
+
+
+@pytest.mark.parametrize("make", [gen.expanded_octahedron, gen.dome, gen.truncated_tetrahedron])
+def test_minimal_grounding_removes_exactly_the_rigid_motions(make):
+    from tensegrity_id import rigid_body_modes
+
+    s = make()
+    assert s.fixed.sum() == 6
+    R = rigid_body_modes(s.nodes)
+    assert np.linalg.matrix_rank(R[~s.free_mask]) == 6
