@@ -24,10 +24,14 @@ validate(config, "config/schema.yaml", set_default=True)
 
 wildcard_constraints:
     structure="[a-z0-9_]+",
+    record="[a-z0-9_]+",
+    protocol="[a-z0-9_]+",
+    threshold="[a-z0-9_]+",
 
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/structures.smk"
+include: "workflow/rules/records.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -36,7 +40,10 @@ include: "workflow/rules/figures.smk"
 localrules:
     all,
     make_table_s3,
+    make_table2,
     plot_fig1,
+    plot_record,
+    plot_energy_balance,
 
 
 rule all:
@@ -46,3 +53,14 @@ rule all:
         table_s3=rules.make_table_s3.output,
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
+        records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
+        thresholds=[f"results/thresholds/{s}/{t}.json" for s, t in THRESHOLDS],
+        sensors=[f"results/sensors/{s}/{r}/{p}.npz" for s, r, p in SENSORS],
+        modal=[f"results/modal/{s}.json" for s in MODAL],
+        table2=rules.make_table2.output,
+        record_figures=[
+            f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
+        ],
+        energy_figures=[
+            f"results/figures/figS4_energy/{s}/{r}.png" for s, r in ENERGY_RECORDS
+        ],

@@ -63,6 +63,30 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert (workdir / "logs/generate_structure/x1.log").read_text().count("counts") == 1
 
 
+def test_record_outputs_follow_contracts(workdir):
+    import numpy as np
+
+    z = np.load(workdir / "results/records/x1/slack_1pt.npz")
+    for key in ("t", "q", "qd", "qdd", "lam", "tension", "taut", "transition_times"):
+        assert key in z.files
+    assert z["t"].size == 501 and z["q"].shape == (501, 8)
+    meta = json.loads((workdir / "results/records/x1/slack_1pt.json").read_text())
+    assert set(meta["checks"]) >= {
+        "max_length_violation",
+        "max_length_error_m",
+        "max_energy_error_rel",
+        "n_transitions",
+    }
+    assert 15 <= meta["checks"]["n_transitions"] <= 25
+    s = np.load(workdir / "results/sensors/x1/slack_1pt/top_node.npz")
+    assert s["noisy"].shape == (501, 2)
+    modal = json.loads((workdir / "results/modal/x1.json").read_text())
+    assert len(modal["frequencies_hz"]) == 2 and len(modal["frequencies_truss_hz"]) == 2
+    t2 = pd.read_csv(workdir / "results/tables/table2.csv")
+    assert t2["level"].iloc[0] < 3e-9
+    assert (workdir / "results/figures/records/x1/slack_1pt.png").exists()
+
+
 def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
@@ -82,7 +106,10 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
     extra.write_text("structures:\n  prism45:\n    prestress: {sigma_min: 2.0}\n")
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
     assert jobs.get("generate_structure") == 1
-    assert set(jobs) - {"all"} == {"generate_structure", "plot_fig1"}  # prism45 is in Fig. 1 only
+    # prism45's own chain: its records, their sensors and figures, its modal
+    # analysis, and the tables/figures that collect it; not Table S3 (no prism45 row)
+    assert jobs.get("simulate_record") == 2 and jobs.get("compute_threshold") == 1
+    assert "make_table_s3" not in jobs and jobs.get("compute_modal") == 1
 
 
 @pytest.mark.parametrize(

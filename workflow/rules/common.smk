@@ -35,3 +35,42 @@ def structure_file(wildcards):
     """A user structure file, when the entry names one, as a tracked input."""
     spec = config["structures"][wildcards.structure]
     return [spec["file"]] if "file" in spec else []
+
+
+SIM_LIB = STRUCTURE_LIB + lib(
+    "cables.py", "dynamics.py", "excitation.py", "simulate.py", "records.py", "runio.py"
+)
+
+BUILT = [s for s in config["build"]]
+
+
+def _section(name):
+    return {s: v for s, v in config.get(name, {}).items() if s in BUILT}
+
+
+RECORDS = [(s, r) for s, recs in _section("records").items() for r in recs]
+THRESHOLDS = [(s, t) for s, ths in _section("thresholds").items() for t in ths]
+SENSORS = [
+    (s, r, p) for s, r in RECORDS for p in config.get("protocols", {}).get(s, {})
+]
+MODAL = [s for s in config.get("modal", []) if s in BUILT]
+
+
+def record_threshold(wildcards):
+    """The threshold a record's amplitude refers to, if any."""
+    spec = config["records"][wildcards.structure][wildcards.record]
+    if "threshold" not in spec:
+        return []
+    return [f"results/thresholds/{wildcards.structure}/{spec['threshold']}.json"]
+
+
+def _pairs(key):
+    """[structure, record] pairs of a figure list, kept where the record exists."""
+    known = set(RECORDS)
+    return [
+        tuple(p) for p in config.get("figures", {}).get(key, []) if tuple(p) in known
+    ]
+
+
+FIGURE_RECORDS = _pairs("records")
+ENERGY_RECORDS = _pairs("energy_balance")

@@ -21,3 +21,41 @@ rule plot_fig1:
         mem_mb=1000,
     script:
         "../scripts/plot_fig1.py"
+
+
+rule plot_record:
+    input:
+        npz="results/records/{structure}/{record}.npz",
+        lib=lib("record_plots.py", "records.py"),
+    output:
+        pdf="results/figures/records/{structure}/{record}.pdf",
+        png="results/figures/records/{structure}/{record}.png",
+    log:
+        "logs/plot_record/{structure}/{record}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_record.py"
+
+
+rule plot_energy_balance:
+    input:
+        npz="results/records/{structure}/{record}.npz",
+        lib=lib("record_plots.py", "records.py"),
+    output:
+        pdf="results/figures/figS4_energy/{structure}/{record}.pdf",
+        png="results/figures/figS4_energy/{structure}/{record}.png",
+    log:
+        "logs/plot_energy_balance/{structure}/{record}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_energy_balance.py"

@@ -21,3 +21,23 @@ rule make_table_s3:
         mem_mb=500,
     script:
         "../scripts/make_table_s3.py"
+
+
+rule make_table2:
+    input:
+        modal=[f"results/modal/{s}.json" for s in MODAL],
+        records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
+        lib=lib("tables.py"),
+    output:
+        csv="results/tables/table2.csv",
+        md="results/tables/table2.md",
+    log:
+        "logs/make_table2.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    script:
+        "../scripts/make_table2.py"

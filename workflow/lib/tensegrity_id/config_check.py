@@ -17,7 +17,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from .catalog import GENERATORS
+from .catalog import GENERATORS, build_geometry
 from .structure_io import StructureFileError, load_structure
 
 __all__ = ["ConfigError", "check_config"]
@@ -78,6 +78,7 @@ def check_config(config: dict, schema) -> None:
     for k, name in enumerate(config.get("build", [])):
         if name not in structures:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
+    _check_coordinates(config)
     for list_key in ("table_s3", "fig1"):
         section = config.get(list_key, {})
         for k, name in enumerate(section.get("structures", [])):
@@ -85,3 +86,49 @@ def check_config(config: dict, schema) -> None:
                 raise ConfigError(
                     f"config field '{list_key}.structures[{k}]': '{name}' is not defined under 'structures'"
                 )
+
+
+def _check_coordinates(config: dict) -> None:
+    """Drive and sensor coordinates exist and are free, for every built structure."""
+    built = set(config.get("build", []))
+    sections = ("records", "thresholds", "protocols")
+    need = {s for sec in sections for s in config.get(sec, {}) if s in built}
+    for name in sorted(need):
+        if name not in config["structures"]:
+            raise ConfigError(f"config field 'records.{name}': '{name}' is not defined under 'structures'")
+        geom = build_geometry(name, config["structures"][name])
+        for sec in sections:
+            for entry, spec in config.get(sec, {}).get(name, {}).items():
+                key = "channels" if sec == "protocols" else "drive"
+                for k, (node, axis) in enumerate(spec.get(key, [])):
+                    a = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
+                    where = f"{sec}.{name}.{entry}.{key}[{k}]"
+                    if node >= geom.n_nodes or a >= geom.dim:
+                        raise ConfigError(
+                            f"config field '{where}': [{node}, {axis}] is not a coordinate of "
+                            f"'{name}' ({geom.n_nodes} nodes, {geom.dim} axes)"
+                        )
+                    if geom.fixed[node, a]:
+                        raise ConfigError(
+                            f"config field '{where}': coordinate [{node}, {axis}] of '{name}' is fixed "
+                            "by a support; choose a free coordinate"
+                        )
+                th = spec.get("threshold")
+                if th is not None and th not in config.get("thresholds", {}).get(name, {}):
+                    raise ConfigError(
+                        f"config field '{sec}.{name}.{entry}.threshold': '{th}' is not defined under "
+                        f"'thresholds.{name}'"
+                    )
+                if "amplitude_factor" in spec and th is None:
+                    raise ConfigError(
+                        f"config field '{sec}.{name}.{entry}': amplitude_factor needs 'threshold'"
+                    )
+                if (
+                    sec == "records"
+                    and "amplitude" not in spec
+                    and "amplitude_factor" not in spec
+                    and (spec["forcing"] != "multi_harmonic")
+                ):
+                    raise ConfigError(
+                        f"config field '{sec}.{name}.{entry}': give 'amplitude' or 'amplitude_factor'"
+                    )

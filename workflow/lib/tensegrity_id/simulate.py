@@ -212,20 +212,20 @@ def simulate(
             method=method,
             rtol=rtol,
             atol=atol,
-            t_eval=sel if sel.size else None,
+            t_eval=sel,
             events=make_events(mode),
             args=(mode,),
-            dense_output=False,
             max_step=max_step,
         )
         if sol.status == -1:
             raise SimulationError(
-                f"structure '{name}': solver failed at t = {sol.t[-1]:.6g} s: {sol.message}"
+                f"structure '{name}': solver failed at t = {t0:.6g} s or later: {sol.message}"
             )
-        if sol.t.size:
-            keep = sol.t >= (ts[-1][-1] + 1e-12 if ts else -1.0)
-            ts.append(sol.t[keep])
-            ys.append(sol.y[:, keep].T)
+        t_piece = np.asarray(sol.t, float)
+        if t_piece.size:
+            keep = t_piece >= (ts[-1][-1] + 1e-12 if ts else -1.0)
+            ts.append(t_piece[keep])
+            ys.append(np.asarray(sol.y)[:, keep].T)
             modes.append(np.repeat(mode[None], keep.sum(), axis=0))
         if sol.status == 1:  # an event stopped the piece
             hits = [(ev[0], k) for k, ev in enumerate(sol.t_events) if ev.size]

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["TABLE_S3_COLUMNS", "table_s3", "write_table"]
+__all__ = ["TABLE_S3_COLUMNS", "TABLE2_COLUMNS", "table_s3", "table2", "write_table"]
+
+TABLE2_COLUMNS = ["check", "level", "paper_level", "scope"]
+"""Verification table: one row per check with its measured level."""
 
 TABLE_S3_COLUMNS = ["structure", "free", "members", "rank_A", "s", "m"]
 """Counts part of Table S3; later stages add resolvable, class and lambda_min."""
@@ -28,15 +31,54 @@ def table_s3(reports: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=TABLE_S3_COLUMNS)
 
 
+def table2(modal_reports: list[dict], record_metas: list[dict]) -> pd.DataFrame:
+    """Verification rows of the simulator (Table 2 plus the seed's §2.5 checks).
+
+    ``level`` is the worst value over the structures or records in ``scope``.
+    """
+    rows = []
+    if modal_reports:
+        worst = max(modal_reports, key=lambda r: r["max_rel_difference"])
+        rows.append(
+            {
+                "check": "Simulator against classical-limit truss frequencies (relative)",
+                "level": worst["max_rel_difference"],
+                "paper_level": 3e-9,
+                "scope": f"{len(modal_reports)} structures, worst {worst['structure']}",
+            }
+        )
+    if record_metas:
+        drift = max(record_metas, key=lambda m: m["checks"]["max_length_error_m"])
+        energy = max(record_metas, key=lambda m: m["checks"]["max_energy_error_rel"])
+        rows.append(
+            {
+                "check": "Worst bar-length drift along the records (m)",
+                "level": drift["checks"]["max_length_error_m"],
+                "paper_level": 0.33e-6,
+                "scope": f"{len(record_metas)} records, worst {drift['structure']}/{drift['record']}",
+            }
+        )
+        rows.append(
+            {
+                "check": "Worst relative energy-balance error |E - W - E(0)|",
+                "level": energy["checks"]["max_energy_error_rel"],
+                "paper_level": 5e-6,
+                "scope": f"{len(record_metas)} records, worst {energy['structure']}/{energy['record']}",
+            }
+        )
+    return pd.DataFrame(rows, columns=TABLE2_COLUMNS)
+
+
+def _cell(v) -> str:
+    text = f"{v:.6g}" if isinstance(v, float) else str(v)
+    return text.replace("|", "\\|")
+
+
 def _markdown(df: pd.DataFrame, title: str) -> str:
     cols = list(df.columns)
     lines = [f"# {title}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, row in df.iterrows():
-        lines.append(
-            "| "
-            + " | ".join(f"{row[c]:.6g}" if isinstance(row[c], float) else str(row[c]) for c in cols)
-            + " |"
-        )
+        lines.append("| " + " | ".join(_cell(row[c]) for c in cols) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,127 @@
+"""Small-oscillation analysis, slackening threshold and sensor data."""
+
+import numpy as np
+import pytest
+from tensegrity_id import build_structure
+from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.modal import constrained_modes, truss_frequencies, truss_limit_frequencies
+from tensegrity_id.records import forcing_from_spec, record_structure, slackening_threshold
+from tensegrity_id.sensors import intermittent_mask, sensor_data
+from tensegrity_id.simulate import simulate
+
+SPECS = {
+    "x1": {
+        "generator": "xframe",
+        "params": {"n_modules": 1},
+        "prestress": {"method": "lp", "sigma_min": 25.0},
+    },
+    "x2": {
+        "generator": "xframe",
+        "params": {"n_modules": 2},
+        "prestress": {"method": "lp", "sigma_min": 25.0},
+    },
+    "prism45": {
+        "generator": "prism",
+        "params": {"twist_deg": 45.0, "gravity": 9.81},
+        "prestress": {"method": "lp", "sigma_min": 1.0},
+    },
+    "x5_bridge": {"generator": "x5_bridge", "prestress": {"method": "lp", "sigma_min": 25.0}},
+}
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_constrained_frequencies_equal_truss_classical_limit(name):
+    """Table 2: simulator against classical-limit truss frequencies (paper: 3e-9)."""
+    s = build_structure(name, SPECS[name])
+    f, modes = constrained_modes(Dynamics(s))
+    assert len(f) == s.n_free - s.n_bars and (f > 0).all()
+    ft = truss_limit_frequencies(s, n_lowest=len(f))
+    assert np.abs(ft - f).max() / f.max() < 3e-9
+    # a finite bar stiffness softens the truss: its frequencies approach from below
+    assert (truss_frequencies(s, EA_bar=1e6, n_lowest=len(f)) < f).all()
+
+
+def test_modes_are_mass_orthonormal_and_keep_bar_lengths():
+    s = build_structure("x2", SPECS["x2"])
+    dyn = Dynamics(s)
+    _, phi = constrained_modes(dyn)
+    np.testing.assert_allclose(phi.T @ dyn.Mff @ phi, np.eye(phi.shape[1]), atol=1e-10)
+    J = dyn.constraint_jacobian(dyn.full(dyn.q0[dyn.free]))[:, dyn.free]
+    assert np.abs(J @ phi).max() < 1e-10
+
+
+def test_small_amplitude_response_oscillates_at_modal_frequency():
+    """Free vibration after a tiny kick: the dominant period is a constrained mode's."""
+    s = build_structure("x1", SPECS["x1"])
+    dyn = Dynamics(s, c=0.0)
+    f, _ = constrained_modes(dyn)
+    spec = {"forcing": "half_sine", "drive": [[1, 0]], "amplitude": 0.01, "duration": 0.05, "start": 0.0}
+    rec = simulate(dyn, forcing_from_spec(s, spec), t_end=20.0, dt_out=0.005, rtol=1e-10, atol=1e-12)
+    x = rec.q[rec.t > 0.1, 2] - s.q0[2]
+    spec_f = np.fft.rfftfreq(x.size, 0.005)
+    peak = spec_f[np.argmax(np.abs(np.fft.rfft(x * np.hanning(x.size))))]
+    assert min(abs(peak - fi) for fi in f) < 0.06  # FFT bin 0.05 Hz
+
+
+def test_x1_slackening_threshold_between_taut_and_slack_records():
+    s = build_structure("x1", SPECS["x1"])
+    spec = {"forcing": "harmonic", "drive": [[1, 1]], "frequency": 1.0}
+    r = slackening_threshold(Dynamics(s), spec)
+    assert 10.0 < r["threshold"] < 40.0
+    assert r["threshold"] - r["taut_below"] <= 0.01 * r["threshold"]
+    dyn = Dynamics(s)
+    below = simulate(dyn, forcing_from_spec(s, spec, amplitude=r["taut_below"]))
+    above = simulate(dyn, forcing_from_spec(s, spec, amplitude=r["threshold"]))
+    assert below.n_transitions == 0 and above.n_transitions > 0
+
+
+def test_prestress_scale_multiplies_force_densities_of_zero_gravity_forms():
+    s = build_structure("p", {"generator": "prism", "prestress": {"method": "selfstress", "scale": 1.0}})
+    t = record_structure(s, {"prestress_scale": 4.0})
+    np.testing.assert_allclose(t.sigma, 4 * s.sigma)
+    np.testing.assert_allclose(t.bar_sigma, 4 * s.bar_sigma)
+    assert np.abs(Dynamics(t).static_residual()).max() < 1e-12
+
+
+def test_prestress_scale_under_gravity_is_rejected():
+    from tensegrity_id.simulate import SimulationError
+
+    with pytest.raises(SimulationError, match="only without gravity"):
+        record_structure(build_structure("x1", SPECS["x1"]), {"prestress_scale": 2.0})
+
+
+@pytest.fixture(scope="module")
+def x1_record():
+    s = build_structure("x1", SPECS["x1"])
+    spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": 10.0, "frequency": 1.0}
+    rec = simulate(Dynamics(s), forcing_from_spec(s, spec))
+    return s, {"t": rec.t, "qdd": rec.qdd}
+
+
+def test_sensor_noise_is_two_percent_of_channel_rms(x1_record):
+    s, rec = x1_record
+    data = sensor_data(s, rec, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 3})
+    rms = np.sqrt(np.mean(data["clean"] ** 2, axis=0))
+    np.testing.assert_allclose(data["noise_std"], 0.02 * rms, rtol=1e-12)
+    emp = (data["noisy"] - data["clean"]).std(axis=0) / data["noise_std"]
+    assert np.all(np.abs(emp - 1) < 0.15)  # 501 samples: about 3 standard errors
+    assert abs(data["train"].mean() - 0.7) < 0.005
+    again = sensor_data(s, rec, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 3})
+    assert np.array_equal(again["noisy"], data["noisy"])
+    other = sensor_data(s, rec, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 4})
+    assert not np.array_equal(other["noisy"], data["noisy"])
+
+
+def test_intermittent_mask_keeps_a_quarter_in_blocks():
+    keep = intermittent_mask(501)
+    assert abs(keep.mean() - 0.25) < 0.01
+    edges = np.flatnonzero(np.diff(keep.astype(int)) != 0)
+    assert (
+        len(edges) == 6
+    )  # four on-blocks, three dropouts between them (first starts at 0, last ends at end)
+
+
+def test_sensor_on_fixed_coordinate_rejected(x1_record):
+    s, rec = x1_record
+    with pytest.raises(ValueError, match="fixed by a support"):
+        sensor_data(s, rec, {"channels": [[0, 1]]})

@@ -1,0 +1,184 @@
+"""Simulated records: specification, slackening threshold, storage.
+
+A record specification (one entry of the config's ``records`` section) is::
+
+    forcing: harmonic            # a class of tensegrity_id.excitation
+    drive: [[1, 1]]              # [node, axis] pairs of the driven coordinates
+    amplitude: 10.0              # N (peak; RMS for 'noise'), or
+    amplitude_factor: 0.5        # times the slackening threshold of this forcing
+    frequency: 1.0               # Hz (harmonic)
+    ...                          # further class parameters (see make_forcing)
+
+Storage contract: ``results/records/{structure}/{record}.npz`` holds
+``t, q, qd, qdd, lam, tension, taut, transition_times, transition_cables,
+transition_to_taut, forcing, forcing_coords, E_T, E_Vg, E_Vs, W``; the sibling
+``{record}.json`` holds the specification, the resolved forcing, the
+structure digest, solver statistics and ``checks: {max_length_violation,
+max_length_error_m, max_energy_error_rel, n_transitions}``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+
+from .dynamics import Dynamics
+from .excitation import Forcing, make_forcing
+from .runio import write_json
+from .simulate import Record, SimulationError, simulate
+
+__all__ = [
+    "drive_coords",
+    "forcing_from_spec",
+    "record_structure",
+    "record_amplitude",
+    "slackening_threshold",
+    "save_record",
+    "load_record",
+]
+
+log = logging.getLogger(__name__)
+_AXES = {"x": 0, "y": 1, "z": 2}
+_META = {"forcing", "drive", "amplitude", "amplitude_factor", "seed", "threshold", "prestress_scale"}
+
+
+def drive_coords(structure, drive) -> list[int]:
+    """Global coordinate indices of ``[node, axis]`` pairs (axis 0/1/2 or x/y/z)."""
+    out = []
+    for node, axis in drive:
+        a = _AXES.get(axis, axis) if isinstance(axis, str) else int(axis)
+        if not 0 <= int(node) < structure.n_nodes or not 0 <= a < structure.dim:
+            raise SimulationError(
+                f"structure '{structure.name}': drive [{node}, {axis}] is not a coordinate of "
+                f"{structure.n_nodes} nodes x {structure.dim} axes"
+            )
+        out.append(structure.dim * int(node) + a)
+    return out
+
+
+def forcing_from_spec(
+    structure, spec: dict, *, amplitude: float | None = None, t_end: float = 5.0
+) -> Forcing:
+    """The forcing of a record specification (``amplitude`` overrides the spec's)."""
+    coords = drive_coords(structure, spec["drive"])
+    kind = spec["forcing"]
+    params = {k: v for k, v in spec.items() if k not in _META}
+    if kind == "multi_harmonic":
+        amps = params.pop("amplitudes")
+        if amplitude is not None:  # scale the set so its largest amplitude is `amplitude`
+            amps = list(np.asarray(amps, float) * amplitude / np.max(np.abs(amps)))
+        return make_forcing(kind, coords, amplitudes=amps, t_end=t_end, **params)
+    amp = spec.get("amplitude") if amplitude is None else amplitude
+    return make_forcing(kind, coords, amplitude=amp, t_end=t_end, seed=spec.get("seed"), **params)
+
+
+def record_structure(structure, spec: dict):
+    """The structure with its prestress multiplied by ``spec['prestress_scale']`` (default 1)."""
+    k = float(spec.get("prestress_scale", 1.0))
+    if k == 1.0:
+        return structure
+    if k <= 0:
+        raise SimulationError(f"structure '{structure.name}': prestress_scale must be > 0")
+    if structure.gravity != 0.0:
+        raise SimulationError(
+            f"structure '{structure.name}': prestress_scale keeps equilibrium only without gravity; "
+            "define a separate structure with its own prestress (e.g. a higher sigma_min) instead"
+        )
+    return structure.with_prestress(structure.sigma * k, structure.bar_sigma * k, prestress_scale=k)
+
+
+def record_amplitude(spec: dict, threshold: dict | None = None) -> float | None:
+    """Amplitude of a record: given in N, or a factor times the slackening threshold."""
+    if "amplitude_factor" in spec:
+        if threshold is None:
+            raise SimulationError(
+                f"record with amplitude_factor needs its threshold '{spec.get('threshold')}'"
+            )
+        return float(spec["amplitude_factor"]) * float(threshold["threshold"])
+    return None
+
+
+def slackening_threshold(
+    dyn: Dynamics, spec: dict, *, rel_tol: float = 0.01, p_start: float = 1.0, p_max: float = 1e4, **sim
+) -> dict:
+    """Smallest forcing amplitude at which the event tracker reports a slack cable.
+
+    Bisection to ``rel_tol`` (1 %) on the amplitude of the forcing class and
+    drive of ``spec``, all other parameters fixed.  Returns
+    ``{"threshold", "taut_below", "n_simulations"}`` (N).
+    """
+    count = 0
+
+    def slackens(p):
+        nonlocal count
+        count += 1
+        rec = simulate(
+            dyn, forcing_from_spec(dyn.structure, spec, amplitude=p, t_end=sim.get("t_end", 5.0)), **sim
+        )
+        log.info("threshold search: amplitude %.5g N -> %d transitions", p, rec.n_transitions)
+        return rec.n_transitions > 0
+
+    lo, hi = 0.0, p_start
+    while not slackens(hi):
+        lo, hi = hi, 2 * hi
+        if hi > p_max:
+            raise SimulationError(f"structure '{dyn.structure.name}': no slack cable below {p_max:g} N")
+    while hi - lo > rel_tol * hi:
+        mid = 0.5 * (lo + hi)
+        if slackens(mid):
+            hi = mid
+        else:
+            lo = mid
+    return {"threshold": hi, "taut_below": lo, "n_simulations": count, "rel_tol": rel_tol}
+
+
+def save_record(rec: Record, dyn: Dynamics, npz_path, json_path, *, spec: dict, forcing: Forcing) -> dict:
+    """Write a record and its metadata; returns the metadata."""
+    npz_path = Path(npz_path)
+    npz_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = npz_path.with_name(f".{npz_path.stem}.tmp.npz")
+    np.savez_compressed(
+        tmp,
+        t=rec.t,
+        q=rec.q,
+        qd=rec.qd,
+        qdd=rec.qdd,
+        lam=rec.lam,
+        tension=rec.tension,
+        taut=rec.taut,
+        transition_times=rec.transition_times,
+        transition_cables=rec.transition_cables,
+        transition_to_taut=rec.transition_to_taut,
+        forcing=rec.forcing,
+        forcing_coords=np.array(forcing.coords, int),
+        E_T=rec.energy["T"],
+        E_Vg=rec.energy["Vg"],
+        E_Vs=rec.energy["Vs"],
+        W=rec.energy["W"],
+        free=dyn.free,
+    )
+    tmp.replace(npz_path)
+    meta = {
+        "structure": dyn.structure.name,
+        "structure_digest": dyn.structure.digest(),
+        "spec": spec,
+        "forcing": {"kind": forcing.kind, "coords": list(forcing.coords), **forcing.spec},
+        "solver": rec.stats,
+        "checks": rec.checks(dyn),
+        "transitions": [
+            {"t": float(t), "cable": int(k), "to_taut": bool(u)}
+            for t, k, u in zip(
+                rec.transition_times, rec.transition_cables, rec.transition_to_taut, strict=True
+            )
+        ],
+    }
+    write_json(json_path, meta)
+    return meta
+
+
+def load_record(npz_path) -> dict:
+    """The arrays of a stored record as a dict."""
+    with np.load(npz_path) as z:
+        return {k: z[k] for k in z.files}

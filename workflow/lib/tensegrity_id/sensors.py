@@ -1,0 +1,69 @@
+"""Sensor data: noisy accelerations at instrumented coordinates (seed §2.4).
+
+A sensor protocol (config ``protocols`` entry)::
+
+    channels: [[1, 0], [1, 1]]   # [node, axis] of the instrumented coordinates
+    noise: 0.02                  # std = 2 % of each channel's RMS
+    noise_seed: 0                # separate from the dataset seed
+    train_fraction: 0.7          # 70/30 time split for the held-out ratio
+    keep: all | intermittent     # intermittent: 25 % of samples, 3 dropouts
+
+Output ``results/sensors/{structure}/{record}/{protocol}.npz``: ``t`` (s),
+``channels`` (global coordinate indices), ``clean`` and ``noisy`` (n_t x
+n_ch, m/s^2), ``noise_std`` (n_ch, m/s^2), ``train`` and ``keep`` (bool
+masks over the samples).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .records import drive_coords
+
+__all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask"]
+
+NOISE_SEED_TAG = 7_310_001
+"""Mixed into noise seeds: noise streams differ from dataset and training streams."""
+
+
+def intermittent_mask(n: int, *, fraction: float = 0.25, n_dropouts: int = 3) -> np.ndarray:
+    """Keep ``fraction`` of the samples in ``n_dropouts + 1`` equal blocks.
+
+    The blocks are evenly spaced, separated by ``n_dropouts`` sensor-off
+    windows, the first block starting at t = 0.
+    """
+    keep = np.zeros(n, bool)
+    n_blocks = n_dropouts + 1
+    block = max(1, int(round(fraction * n / n_blocks)))
+    starts = np.linspace(0, n - block, n_blocks).round().astype(int)
+    for s in starts:
+        keep[s : s + block] = True
+    return keep
+
+
+def sensor_data(structure, record: dict, protocol: dict) -> dict:
+    """Noisy accelerations of one record under one protocol (arrays, see module doc)."""
+    channels = np.array(drive_coords(structure, protocol["channels"]), int)
+    free = set(np.flatnonzero(structure.free_mask).tolist())
+    held = [int(c) for c in channels if c not in free]
+    if held:
+        raise ValueError(f"protocol instruments coordinate {held[0]}, which is fixed by a support")
+    clean = record["qdd"][:, channels]
+    rms = np.sqrt(np.mean(clean**2, axis=0))
+    std = float(protocol.get("noise", 0.02)) * rms
+    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, int(protocol.get("noise_seed", 0))]))
+    noisy = clean + rng.standard_normal(clean.shape) * std
+    n = clean.shape[0]
+    perm = rng.permutation(n)
+    train = np.zeros(n, bool)
+    train[perm[: int(round(float(protocol.get("train_fraction", 0.7)) * n))]] = True
+    keep = np.ones(n, bool) if protocol.get("keep", "all") == "all" else intermittent_mask(n)
+    return {
+        "t": record["t"],
+        "channels": channels,
+        "clean": clean,
+        "noisy": noisy,
+        "noise_std": std,
+        "train": train,
+        "keep": keep,
+    }

@@ -1,0 +1,88 @@
+# Stage 2: forward records, slackening thresholds, sensor data, modal analysis.
+
+
+rule compute_threshold:
+    input:
+        structure="results/structures/{structure}.json",
+        lib=SIM_LIB,
+    output:
+        json="results/thresholds/{structure}/{threshold}.json",
+    log:
+        "logs/compute_threshold/{structure}/{threshold}.log",
+    benchmark:
+        "benchmarks/compute_threshold/{structure}/{threshold}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=30,
+        mem_mb=1000,
+    params:
+        spec=lambda w: config["thresholds"][w.structure][w.threshold],
+        sim=config["simulation"],
+    script:
+        "../scripts/compute_threshold.py"
+
+
+rule simulate_record:
+    input:
+        structure="results/structures/{structure}.json",
+        threshold=record_threshold,
+        lib=SIM_LIB,
+    output:
+        npz="results/records/{structure}/{record}.npz",
+        json="results/records/{structure}/{record}.json",
+    log:
+        "logs/simulate_record/{structure}/{record}.log",
+    benchmark:
+        "benchmarks/simulate_record/{structure}/{record}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=20,
+        mem_mb=1000,
+    params:
+        spec=lambda w: config["records"][w.structure][w.record],
+        sim=config["simulation"],
+    script:
+        "../scripts/simulate_record.py"
+
+
+rule make_sensor_data:
+    input:
+        structure="results/structures/{structure}.json",
+        record="results/records/{structure}/{record}.npz",
+        lib=lib("sensors.py", "records.py", "structure_io.py", "catalog.py"),
+    output:
+        npz="results/sensors/{structure}/{record}/{protocol}.npz",
+    log:
+        "logs/make_sensor_data/{structure}/{record}/{protocol}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        protocol=lambda w: config["protocols"][w.structure][w.protocol],
+    script:
+        "../scripts/make_sensor_data.py"
+
+
+rule compute_modal:
+    input:
+        structure="results/structures/{structure}.json",
+        lib=SIM_LIB + lib("modal.py"),
+    output:
+        json="results/modal/{structure}.json",
+    log:
+        "logs/compute_modal/{structure}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/compute_modal.py"

@@ -1,0 +1,24 @@
+"""Verification table (rule make_table2).
+
+Outputs ``results/tables/table2.csv`` and ``.md``: columns ``check`` (text),
+``level`` (the measured worst value, units in the check's text),
+``paper_level`` (the seed's reported value) and ``scope``.  Rows: simulator
+against classical-limit truss frequencies; bar-length drift (m) and relative
+energy-balance error along every record.  Later stages add their rows.
+"""
+
+from pathlib import Path
+
+from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.tables import table2, write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+modal = [read_json(p) for p in snakemake.input.modal]  # noqa: F821
+metas = []
+for p in snakemake.input.records:  # noqa: F821
+    m = read_json(p)
+    m["record"] = Path(p).stem
+    metas.append(m)
+df = table2(modal, metas)
+log.info("\n%s", df.to_string(index=False))
+write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 2: verification checks")  # noqa: F821

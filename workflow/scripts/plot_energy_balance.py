@@ -1,0 +1,17 @@
+"""Energy balance through taut-slack transitions, Fig. S4 (rule plot_energy_balance).
+
+Outputs ``results/figures/figS4_energy/{structure}/{record}.{pdf,png}``:
+kinetic, gravitational, strain and mechanical energy and the work of the
+external and damping forces (J), and the balance residual |E - W - E(0)| (J).
+"""
+
+from tensegrity_id.record_plots import plot_energy_balance
+from tensegrity_id.records import load_record
+from tensegrity_id.runio import setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+rec = load_record(snakemake.input.npz)  # noqa: F821
+w = snakemake.wildcards  # noqa: F821
+paths = [snakemake.output.pdf, snakemake.output.png]  # noqa: F821
+plot_energy_balance(rec, f"energy balance, {w.structure} / {w.record}", paths)
+log.info("plotted energy balance of %s/%s", w.structure, w.record)

@@ -1,0 +1,16 @@
+"""Example record figure (rule plot_record).
+
+Outputs ``results/figures/records/{structure}/{record}.{pdf,png}``: free-
+coordinate displacements (mm) and cable tensions (N) against time (s), slack
+intervals shaded per cable, taut-slack transitions as vertical lines.
+"""
+
+from tensegrity_id.record_plots import plot_record
+from tensegrity_id.records import load_record
+from tensegrity_id.runio import setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+rec = load_record(snakemake.input.npz)  # noqa: F821
+w = snakemake.wildcards  # noqa: F821
+plot_record(rec, f"{w.structure} / {w.record}", [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+log.info("plotted %s/%s", w.structure, w.record)

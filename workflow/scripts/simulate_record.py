@@ -1,0 +1,40 @@
+"""One forward record (rule simulate_record).
+
+Outputs ``results/records/{structure}/{record}.npz`` with arrays ``t`` (s),
+``q, qd, qdd`` (n_t x n_coords; m, m/s, m/s^2), ``lam`` (n_t x n_bars, N/m),
+``tension`` (n_t x n_cables, N), ``taut`` (bool), ``transition_times`` (s),
+``transition_cables``, ``transition_to_taut``, ``forcing`` (N),
+``E_T, E_Vg, E_Vs, W`` (J); and ``{record}.json`` with the specification,
+forcing, structure digest, solver statistics and ``checks``
+(``max_length_violation``, ``max_length_error_m``, ``max_energy_error_rel``,
+``n_transitions``).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.records import forcing_from_spec, record_amplitude, record_structure, save_record
+from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.simulate import simulate
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+spec, sim = dict(snakemake.params.spec), snakemake.params.sim  # noqa: F821
+structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), spec)  # noqa: F821
+th_files = snakemake.input.threshold  # noqa: F821
+th_files = [th_files] if isinstance(th_files, str) else list(th_files)
+threshold = read_json(th_files[0]) if th_files else None
+amplitude = record_amplitude(spec, threshold)
+forcing = forcing_from_spec(structure, spec, amplitude=amplitude, t_end=sim["t_end"])
+log.info(
+    "simulating %s/%s: %s, amplitude %.5g N",
+    structure.name,
+    snakemake.wildcards.record,  # noqa: F821
+    forcing.kind,
+    forcing.amplitude,
+)
+dyn = Dynamics(structure)
+rec = simulate(dyn, forcing, **sim)
+meta = save_record(rec, dyn, snakemake.output.npz, snakemake.output.json, spec=spec, forcing=forcing)  # noqa: F821
+log.info("%d transitions; checks %s; solver %s", rec.n_transitions, meta["checks"], rec.stats)
+if spec.get("threshold"):
+    regime = "slack" if rec.n_transitions else "taut"
+    log.info("regime %s at %.2f x threshold %.5g N", regime, spec["amplitude_factor"], threshold["threshold"])
