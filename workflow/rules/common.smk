@@ -1,5 +1,7 @@
 # Helpers shared by the rule files.
 
+from snakemake.exceptions import WorkflowError
+
 LIB = "workflow/lib/tensegrity_id"
 STRUCTURES = list(
     dict.fromkeys(
@@ -26,14 +28,28 @@ STRUCTURE_LIB = lib(
 )
 
 
+def entry(section, *keys):
+    """A config entry, or a clear error naming the unknown structure or entry."""
+    node, path = config.get(section, {}), section
+    for key in keys:
+        if key not in node:
+            known = ", ".join(sorted(node)) or "none"
+            raise WorkflowError(
+                f"unknown name '{key}' under config '{path}' (known: {known}); "
+                "add it to the config or check the requested path"
+            )
+        node, path = node[key], f"{path}.{key}"
+    return node
+
+
 def structure_spec(wildcards):
     """The config entry of one structure (its params re-run only its chain)."""
-    return config["structures"][wildcards.structure]
+    return entry("structures", wildcards.structure)
 
 
 def structure_file(wildcards):
     """A user structure file, when the entry names one, as a tracked input."""
-    spec = config["structures"][wildcards.structure]
+    spec = entry("structures", wildcards.structure)
     return [spec["file"]] if "file" in spec else []
 
 
@@ -58,7 +74,7 @@ MODAL = [s for s in config.get("modal", []) if s in BUILT]
 
 def record_threshold(wildcards):
     """The threshold a record's amplitude refers to, if any."""
-    spec = config["records"][wildcards.structure][wildcards.record]
+    spec = entry("records", wildcards.structure, wildcards.record)
     if "threshold" not in spec:
         return []
     return [f"results/thresholds/{wildcards.structure}/{spec['threshold']}.json"]

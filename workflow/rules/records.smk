@@ -18,7 +18,7 @@ rule compute_threshold:
         runtime=30,
         mem_mb=1000,
     params:
-        spec=lambda w: config["thresholds"][w.structure][w.threshold],
+        spec=lambda w: entry("thresholds", w.structure, w.threshold),
         sim=config["simulation"],
     script:
         "../scripts/compute_threshold.py"
@@ -43,7 +43,7 @@ rule simulate_record:
         runtime=20,
         mem_mb=1000,
     params:
-        spec=lambda w: config["records"][w.structure][w.record],
+        spec=lambda w: entry("records", w.structure, w.record),
         sim=config["simulation"],
     script:
         "../scripts/simulate_record.py"
@@ -65,7 +65,7 @@ rule make_sensor_data:
         runtime=5,
         mem_mb=500,
     params:
-        protocol=lambda w: config["protocols"][w.structure][w.protocol],
+        protocol=lambda w: entry("protocols", w.structure, w.protocol),
     script:
         "../scripts/make_sensor_data.py"
 

@@ -35,6 +35,16 @@ dyn = Dynamics(structure)
 rec = simulate(dyn, forcing, **sim)
 meta = save_record(rec, dyn, snakemake.output.npz, snakemake.output.json, spec=spec, forcing=forcing)  # noqa: F821
 log.info("%d transitions; checks %s; solver %s", rec.n_transitions, meta["checks"], rec.stats)
-if spec.get("threshold"):
-    regime = "slack" if rec.n_transitions else "taut"
-    log.info("regime %s at %.2f x threshold %.5g N", regime, spec["amplitude_factor"], threshold["threshold"])
+if threshold is not None:
+    log.info(
+        "regime %s at %.2f x threshold %.5g N",
+        meta["regime"],
+        spec["amplitude_factor"],
+        threshold["threshold"],
+    )
+    if (spec["amplitude_factor"] < 1) != (meta["regime"] == "taut"):
+        log.warning(
+            "record is %s although its amplitude is %.2f x the threshold",
+            meta["regime"],
+            spec["amplitude_factor"],
+        )

@@ -167,6 +167,7 @@ def save_record(rec: Record, dyn: Dynamics, npz_path, json_path, *, spec: dict, 
         "forcing": {"kind": forcing.kind, "coords": list(forcing.coords), **forcing.spec},
         "solver": rec.stats,
         "checks": rec.checks(dyn),
+        "regime": "slack" if rec.n_transitions else "taut",
         "transitions": [
             {"t": float(t), "cable": int(k), "to_taut": bool(u)}
             for t, k, u in zip(
