@@ -32,6 +32,7 @@ wildcard_constraints:
 include: "workflow/rules/common.smk"
 include: "workflow/rules/structures.smk"
 include: "workflow/rules/records.smk"
+include: "workflow/rules/identifiability.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -44,6 +45,7 @@ localrules:
     plot_fig1,
     plot_record,
     plot_energy_balance,
+    plot_fig3,
 
 
 rule all:
@@ -58,6 +60,8 @@ rule all:
         sensors=[f"results/sensors/{s}/{r}/{p}.npz" for s, r, p in SENSORS],
         modal=[f"results/modal/{s}.json" for s in MODAL],
         table2=rules.make_table2.output,
+        fisher=[f"results/fisher/{s}/{r}/{p}.json" for s, r, p in FISHER],
+        fig3=rules.plot_fig3.output if FIG3 else [],
         record_figures=[
             f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
         ],

@@ -90,3 +90,11 @@ def _pairs(key):
 
 FIGURE_RECORDS = _pairs("records")
 ENERGY_RECORDS = _pairs("energy_balance")
+
+FISHER = [
+    tuple(c)
+    for c in config.get("fisher", {}).get("cases", [])
+    if tuple(c[:2]) in set(RECORDS)
+    and c[2] in config.get("protocols", {}).get(c[0], {})
+]
+FIG3 = [c for c in FISHER if list(c) in config.get("figures", {}).get("fig3", [])]

@@ -59,3 +59,22 @@ rule plot_energy_balance:
         mem_mb=1000,
     script:
         "../scripts/plot_energy_balance.py"
+
+
+rule plot_fig3:
+    input:
+        fisher=[f"results/fisher/{s}/{r}/{p}.json" for s, r, p in FIG3],
+        lib=lib("fisher_plots.py"),
+    output:
+        pdf="results/figures/fig3_identifiability.pdf",
+        png="results/figures/fig3_identifiability.png",
+    log:
+        "logs/plot_fig3.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_fig3.py"

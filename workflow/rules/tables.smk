@@ -7,10 +7,11 @@ rule make_table_s3:
             "results/structures/{structure}.json",
             structure=config["table_s3"]["structures"],
         ),
-        lib=lib("tables.py"),
+        lib=lib("tables.py", "identifiability.py", "structure_io.py"),
     output:
         csv="results/tables/table_s3.csv",
         md="results/tables/table_s3.md",
+        totals="results/values/table_s3_resolvable.json",
     log:
         "logs/make_table_s3.log",
     conda:

@@ -1,17 +1,32 @@
-"""Counts part of Table S3 (rule make_table_s3).
+"""Table S3: counts and first-order identifiability (rule make_table_s3).
 
 Outputs ``results/tables/table_s3.csv`` and ``.md`` with columns
-``structure, free, members, rank_A, s, m`` (counts, dimensionless): free
-coordinates, members, rank of the equilibrium matrix (relative tolerance
-1e-6), self-stress states and mechanisms.  The resolvable, class and
-lambda_min columns are added by later stages.
+``structure, free, members, rank_A, s, m`` (counts, dimensionless: free
+coordinates, members, rank of the equilibrium matrix at relative tolerance
+1e-6, self-stress states, mechanisms) and ``resolvable`` (cables determined
+at first order / cables).  The class and lambda_min columns are added by the
+assessment stage.  Also writes ``results/values/table_s3_resolvable.json``
+(totals: determined, cables, invisible, combinations).
 """
 
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id import structure_from_report
+from tensegrity_id.identifiability import structural_identifiability
+from tensegrity_id.runio import read_json, setup_log, write_json
 from tensegrity_id.tables import table_s3, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 reports = [read_json(p) for p in snakemake.input.structures]  # noqa: F821
-df = table_s3(reports)
+ident = [structural_identifiability(structure_from_report(r)) for r in reports]
+df = table_s3(reports, ident)
+totals = {
+    "determined": sum(i["resolvable"] for i in ident),
+    "cables": sum(i["n_cables"] for i in ident),
+    "invisible": sum(len(i["invisible"]) for i in ident),
+    "combinations": sum(i["n_combinations"] for i in ident),
+}
+log.info("first-order identifiability totals: %s", totals)
+write_json(snakemake.output.totals, totals)  # noqa: F821
 log.info("\n%s", df.to_string(index=False))
-write_table(df, snakemake.output.csv, snakemake.output.md, title="Table S3 (counts)")  # noqa: F821
+write_table(
+    df, snakemake.output.csv, snakemake.output.md, title="Table S3: counts and first-order identifiability"
+)  # noqa: F821

@@ -31,6 +31,7 @@ from .simulate import Record, SimulationError, simulate
 
 __all__ = [
     "drive_coords",
+    "forcing_from_meta",
     "forcing_from_spec",
     "record_structure",
     "record_amplitude",
@@ -177,6 +178,15 @@ def save_record(rec: Record, dyn: Dynamics, npz_path, json_path, *, spec: dict, 
     }
     write_json(json_path, meta)
     return meta
+
+
+def forcing_from_meta(meta: dict) -> Forcing:
+    """Rebuild the exact forcing of a stored record from its metadata."""
+    f = dict(meta["forcing"])
+    kind, coords = f.pop("kind"), f.pop("coords")
+    if kind in ("earthquake", "noise"):
+        return make_forcing(kind, coords, t_end=f.pop("t_end"), seed=f.pop("seed"), **f)
+    return make_forcing(kind, coords, **f)
 
 
 def load_record(npz_path) -> dict:

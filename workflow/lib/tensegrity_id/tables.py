@@ -11,14 +11,18 @@ __all__ = ["TABLE_S3_COLUMNS", "TABLE2_COLUMNS", "table_s3", "table2", "write_ta
 TABLE2_COLUMNS = ["check", "level", "paper_level", "scope"]
 """Verification table: one row per check with its measured level."""
 
-TABLE_S3_COLUMNS = ["structure", "free", "members", "rank_A", "s", "m"]
-"""Counts part of Table S3; later stages add resolvable, class and lambda_min."""
+TABLE_S3_COLUMNS = ["structure", "free", "members", "rank_A", "s", "m", "resolvable"]
+"""Table S3 columns so far; the assessment stage adds class and lambda_min."""
 
 
-def table_s3(reports: list[dict]) -> pd.DataFrame:
-    """Counts of Table S3 from structure reports, in the given order."""
-    rows = [
-        {
+def table_s3(reports: list[dict], identifiability: list[dict] | None = None) -> pd.DataFrame:
+    """Table S3 from structure reports (and structural identifiability), in order.
+
+    ``resolvable`` is written as ``determined/cables`` like the seed's table.
+    """
+    rows = []
+    for k, r in enumerate(reports):
+        row = {
             "structure": r["name"],
             "free": r["counts"]["n_free"],
             "members": r["counts"]["n_members"],
@@ -26,9 +30,12 @@ def table_s3(reports: list[dict]) -> pd.DataFrame:
             "s": r["counts"]["s"],
             "m": r["counts"]["m"],
         }
-        for r in reports
-    ]
-    return pd.DataFrame(rows, columns=TABLE_S3_COLUMNS)
+        if identifiability is not None:
+            ident = identifiability[k]
+            row["resolvable"] = f"{ident['resolvable']}/{ident['n_cables']}"
+        rows.append(row)
+    cols = TABLE_S3_COLUMNS if identifiability is not None else TABLE_S3_COLUMNS[:-1]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def table2(modal_reports: list[dict], record_metas: list[dict]) -> pd.DataFrame:

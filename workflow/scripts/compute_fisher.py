@@ -1,0 +1,62 @@
+"""Fisher information and Cramér–Rao bounds of one record and protocol (rule compute_fisher).
+
+Output ``results/fisher/{structure}/{record}/{protocol}.json``: parameter
+``names`` and values ``theta`` (sigma in N/m, c in N s/m), ``J`` (Fisher
+information), ``eigenvalues``/``eigenvectors``, ``near_null`` directions with
+their members, ``null_members``, ``condition_identifiable``, ``crlb``
+(absolute, parameter units) and ``crlb_relative``, ``sensitivity_norms``,
+and the structural identifiability (``resolvable``, ``invisible``).
+"""
+
+import numpy as np
+from tensegrity_id import structure_from_report
+from tensegrity_id.identifiability import (
+    acceleration_sensitivities,
+    active_channels,
+    fisher_information,
+    fisher_summary,
+    structural_identifiability,
+)
+from tensegrity_id.records import forcing_from_meta, record_structure
+from tensegrity_id.runio import read_json, setup_log, write_json
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+p, sim = snakemake.params.fisher, snakemake.params.sim  # noqa: F821
+meta = read_json(snakemake.input.record)  # noqa: F821
+structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), meta["spec"])  # noqa: F821
+sensors = np.load(snakemake.input.sensors)  # noqa: F821
+theta = tuple(p["theta"])
+log.info(
+    "sensitivities of %s/%s (%d channels) to %s, %d perturbed runs on %d workers",
+    structure.name,
+    snakemake.wildcards.record,
+    sensors["channels"].size,
+    theta,  # noqa: F821
+    2 * (structure.n_cables * theta.count("sigma") + theta.count("c")),
+    snakemake.threads,
+)  # noqa: F821
+S, theta0, names = acceleration_sensitivities(
+    structure,
+    forcing_from_meta(meta),
+    sensors["channels"],
+    theta=theta,
+    rel_step=p["rel_step"],
+    floor=p["floor"],
+    workers=snakemake.threads,
+    **sim,  # noqa: F821
+)
+J = fisher_information(S, sensors["noise_std"])
+out = fisher_summary(J, theta0, names, null_tol=p["null_tol"])
+out["structural"] = structural_identifiability(structure)
+act = active_channels(sensors["noise_std"])
+out["channels"] = sensors["channels"].tolist()
+out["active_channels"] = sensors["channels"][act].tolist()
+if not act.all():
+    log.info("channels without signal left out: %s", sensors["channels"][~act].tolist())
+log.info(
+    "null members %s; condition %.4g; worst relative CRLB %.4g",
+    out["null_members"],
+    out["condition_identifiable"],
+    max(out["crlb_relative"].values()),
+)
+write_json(snakemake.output.json, out)  # noqa: F821

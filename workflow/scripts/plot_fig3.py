@@ -1,0 +1,18 @@
+"""Figure 3: identifiability of the X1 records (rule plot_fig3).
+
+Outputs ``results/figures/fig3_identifiability.{pdf,png}``: (a) sensitivity
+norm sqrt(J_ii) per parameter ((m/s^2)/noise per parameter unit, log
+scale), (b) eigenvalues of the Fisher information, (c) relative Cramér–Rao
+bounds (%) of the identifiable block, one series per Fisher case.
+"""
+
+from pathlib import Path
+
+from tensegrity_id.fisher_plots import plot_fig3
+from tensegrity_id.runio import read_json, setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+results = [read_json(p) for p in snakemake.input.fisher]  # noqa: F821
+labels = ["/".join(Path(p).with_suffix("").parts[-3:]) for p in snakemake.input.fisher]  # noqa: F821
+plot_fig3(results, labels, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+log.info("plotted %s", labels)
