@@ -129,3 +129,20 @@ def test_structural_identifiability_table_s3(name, expected):
     spec = {"prestress": {"method": "lp", "sigma_min": 25.0}, **specs[name]}
     r = structural_identifiability(build_structure(name, spec))
     assert (r["resolvable"], r["invisible"], r["n_combinations"]) == expected
+
+
+def test_x2_static_gram_spectrum_and_routed_group():
+    """Seed §3.3: Gram eigenvalues {0,1,1,1,2,2,3}; a routed group of three cables lifts the 0 to 1."""
+    from tensegrity_id.generators import xframe
+
+    s = xframe(2)
+    A = equilibrium_matrix(s)[s.free_mask][:, s.n_bars :]
+    gram = A.T @ A
+    np.testing.assert_allclose(np.linalg.eigvalsh(gram), [0, 1, 1, 1, 2, 2, 3], atol=1e-12)
+    routed = (0, 1, 5)  # the cables meeting at base node 2: both base-chord cables and its vertical
+    others = [k for k in range(7) if k not in routed]
+    G = np.zeros((5, 7))
+    G[0, list(routed)] = 1.0
+    for i, k in enumerate(others):
+        G[i + 1, k] = 1.0
+    assert np.linalg.eigvalsh(group_information(gram, G)).min() == pytest.approx(1.0, abs=1e-12)
