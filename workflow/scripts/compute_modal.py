@@ -3,18 +3,20 @@
 Output ``results/modal/{structure}.json``: ``frequencies_hz`` (ascending, the
 constrained linearisation about the prestressed equilibrium, Hz),
 ``frequencies_truss_hz`` (the independently assembled prestressed truss with
-very stiff elastic bars, classical limit, Hz) and ``max_rel_difference``.
+very stiff elastic bars, classical limit, Hz), ``max_rel_difference`` and
+``geometric_fraction`` per mode (phi^T K_g phi / phi^T H phi = d ln w^2 /
+d ln prestress scale, seed Eq. 10-11; 1 for a pure mechanism mode).
 """
 
 import numpy as np
 from tensegrity_id import structure_from_report
 from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.modal import constrained_modes, truss_limit_frequencies
+from tensegrity_id.modal import geometric_fractions, truss_limit_frequencies
 from tensegrity_id.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-f, _ = constrained_modes(Dynamics(structure))
+f, frac = geometric_fractions(Dynamics(structure))
 ft = truss_limit_frequencies(structure, n_lowest=len(f))
 elastic = np.abs(f) > 1e-6 * np.abs(f).max()  # rigid-body modes of free-free forms excluded
 diff = float(np.max(np.abs(ft - f)[elastic] / np.abs(f)[elastic]))
@@ -26,5 +28,6 @@ write_json(
         "frequencies_hz": f.tolist(),  # noqa: F821
         "frequencies_truss_hz": ft.tolist(),
         "max_rel_difference": diff,
+        "geometric_fraction": [None if np.isnan(v) else float(v) for v in frac],
     },
 )

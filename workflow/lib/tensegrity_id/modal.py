@@ -35,27 +35,45 @@ from scipy.linalg import eigh, null_space
 from .dynamics import Dynamics, consistent_mass_matrix
 from .structure import Structure
 
-__all__ = ["tangent_stiffness", "constrained_modes", "truss_frequencies", "truss_limit_frequencies"]
+__all__ = [
+    "tangent_stiffness",
+    "stiffness_split",
+    "constrained_modes",
+    "geometric_fractions",
+    "truss_frequencies",
+    "truss_limit_frequencies",
+]
 
 
-def tangent_stiffness(dyn: Dynamics, q_free=None, lam=None, taut=None) -> np.ndarray:
-    """Tangent stiffness H on the free coordinates (N/m), cables plus bar Hessian term.
+def stiffness_split(dyn: Dynamics, q_free=None, lam=None, taut=None) -> tuple[np.ndarray, np.ndarray]:
+    """Material and geometric parts of the tangent stiffness on the free coordinates (N/m).
 
-    Defaults: the reference configuration and the static multipliers.
+    ``K_e = sum_cables EA s s^T / l^3`` (member extension) and
+    ``K_g = sum_cables sigma I + sum_bars lambda I`` (linear in the force
+    densities, seed Eq. 9); ``H = K_e + K_g``.  Defaults: the reference
+    configuration and the static multipliers.
     """
     q_free = dyn.q0[dyn.free] if q_free is None else q_free
     lam = dyn.structure.bar_sigma if lam is None else lam
     x = dyn.full(q_free)
     s, length, _, tt, sig, _ = dyn.cable_state(x, np.zeros_like(x), taut)
     n, dim = dyn.n, dyn.dim
-    H = np.zeros((n * dim, n * dim))
+    Ke = np.zeros((n * dim, n * dim))
+    Kg = np.zeros((n * dim, n * dim))
     eye = np.eye(dim)
     for k in np.flatnonzero(tt):
-        kl = sig[k] * eye + dyn.params.EA[k] * np.outer(s[k], s[k]) / length[k] ** 3
-        _scatter(H, dyn.structure.cables[k], kl, dim)
+        _scatter(Ke, dyn.structure.cables[k], dyn.params.EA[k] * np.outer(s[k], s[k]) / length[k] ** 3, dim)
+        _scatter(Kg, dyn.structure.cables[k], sig[k] * eye, dim)
     for k, (i, j) in enumerate(dyn.structure.bars):
-        _scatter(H, (i, j), lam[k] * eye, dim)
-    return H[np.ix_(dyn.free, dyn.free)]
+        _scatter(Kg, (i, j), lam[k] * eye, dim)
+    idx = np.ix_(dyn.free, dyn.free)
+    return Ke[idx], Kg[idx]
+
+
+def tangent_stiffness(dyn: Dynamics, q_free=None, lam=None, taut=None) -> np.ndarray:
+    """Tangent stiffness H = K_e + K_g on the free coordinates (N/m)."""
+    Ke, Kg = stiffness_split(dyn, q_free, lam, taut)
+    return Ke + Kg
 
 
 def _scatter(H, pair, kl, dim):
@@ -84,6 +102,24 @@ def constrained_modes(dyn: Dynamics):
     w2, phi = eigh((Kr + Kr.T) / 2, (Mr + Mr.T) / 2)
     freq = np.sign(w2) * np.sqrt(np.abs(w2)) / (2 * np.pi)
     return freq, N @ phi
+
+
+def geometric_fractions(dyn: Dynamics) -> tuple[np.ndarray, np.ndarray]:
+    """Per mode the ratio phi^T K_g phi / phi^T H phi (seed Eq. 10-11).
+
+    With ``phi^T M phi = 1`` it equals ``d ln w^2 / d ln s`` for a uniform
+    scaling ``s`` of the prestress (the eigenvalue derivative and the
+    linearity of ``K_g`` in the force densities); it is 1 for a pure
+    mechanism mode and near 0 for a mode stiffened by member extension.
+
+    Returns frequencies (Hz) and fractions, ascending by frequency.
+    """
+    freq, phi = constrained_modes(dyn)
+    Ke, Kg = stiffness_split(dyn)
+    num = np.einsum("ik,ij,jk->k", phi, Kg, phi)
+    den = np.einsum("ik,ij,jk->k", phi, Ke + Kg, phi)
+    rigid = np.abs(den) <= 1e-10 * np.abs(den).max()  # rigid-body modes of free-free forms
+    return freq, np.where(rigid, np.nan, num / np.where(rigid, 1.0, den))
 
 
 def truss_frequencies(structure: Structure, *, EA_bar: float = 1e12, n_lowest: int | None = None):
