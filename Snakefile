@@ -62,6 +62,8 @@ rule all:
         table2=rules.make_table2.output,
         fisher=[f"results/fisher/{s}/{r}/{p}.json" for s, r, p in FISHER],
         fig3=rules.plot_fig3.output if FIG3 else [],
+        series=[f"results/values/{s}_series_modal.json" for s in SERIES],
+        grouping=[f"results/values/grouping_{s}.json" for s in GROUPING],
         record_figures=[
             f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
         ],

@@ -98,3 +98,11 @@ FISHER = [
     and c[2] in config.get("protocols", {}).get(c[0], {})
 ]
 FIG3 = [c for c in FISHER if list(c) in config.get("figures", {}).get("fig3", [])]
+SERIES = [
+    s for s in config.get("prestress_series", {}).get("structures", []) if s in BUILT
+]
+GROUPING = [
+    s
+    for s, g in config.get("grouping", {}).items()
+    if s in BUILT and (s, *g["case"]) in set(FISHER)
+]

@@ -1,0 +1,17 @@
+"""Member grouping on the X2 frame (rule compute_grouping).
+
+Output ``results/values/grouping_{structure}.json``: the static equilibrium
+sensitivity Gram eigenvalues of the cables, the smallest one with the cable
+group tied, the dynamic Fisher lambda_min without and with the group, and
+the grouped relative Cramér–Rao bounds (seed §3.3).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.prestress_series import grouping_study
+from tensegrity_id.runio import read_json, setup_log, write_json
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+res = grouping_study(s, read_json(snakemake.input.fisher), snakemake.params.group)  # noqa: F821
+log.info("%s", {k: v for k, v in res.items() if k != "grouped_crlb_relative"})
+write_json(snakemake.output.json, res)  # noqa: F821
