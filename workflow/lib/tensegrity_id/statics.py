@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from .structure import Structure, StructureError
+from .structure import Structure
 
 __all__ = [
     "RANK_TOL",
@@ -56,7 +56,6 @@ __all__ = [
     "static_residual",
     "minimal_grounding",
     "rigid_body_modes",
-    "check_bars_compressed",
 ]
 
 RANK_TOL = 1e-6
@@ -319,13 +318,3 @@ def minimal_grounding(nodes: np.ndarray) -> np.ndarray:
     mask = np.zeros(n * dim, bool)
     mask[chosen] = True
     return mask.reshape(n, dim)
-
-
-def check_bars_compressed(structure: Structure, bar_sigma) -> None:
-    """Raise unless every bar is in compression."""
-    bad = np.flatnonzero(np.asarray(bar_sigma) >= 0)
-    if bad.size:
-        raise StructureError(
-            f"structure '{structure.name}': bar {int(bad[0])} is not in compression "
-            f"(force density {bar_sigma[bad[0]]:.4g} N/m)"
-        )

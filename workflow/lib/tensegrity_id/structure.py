@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -396,6 +396,3 @@ class Structure:
             f"Structure({self.name!r}, dim={self.dim}, nodes={self.n_nodes}, "
             f"bars={self.n_bars}, cables={self.n_cables}, free={self.n_free})"
         )
-
-
-FIELD_NAMES = tuple(f.name for f in fields(Structure))
