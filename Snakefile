@@ -27,12 +27,14 @@ wildcard_constraints:
     record="[a-z0-9_]+",
     protocol="[a-z0-9_]+",
     threshold="[a-z0-9_]+",
+    seed="[0-9]+",
 
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/structures.smk"
 include: "workflow/rules/records.smk"
 include: "workflow/rules/identifiability.smk"
+include: "workflow/rules/identification.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -64,6 +66,10 @@ rule all:
         fig3=rules.plot_fig3.output if FIG3 else [],
         series=[f"results/values/{s}_series_modal.json" for s in SERIES],
         grouping=[f"results/values/grouping_{s}.json" for s in GROUPING],
+        regression=[
+            f"results/identify/regression/{s}/{r}/fullstate_seed0.json"
+            for s, r in REGRESSION
+        ],
         record_figures=[
             f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
         ],

@@ -106,3 +106,8 @@ GROUPING = [
     for s, g in config.get("grouping", {}).items()
     if s in BUILT and (s, *g["case"]) in set(FISHER)
 ]
+REGRESSION = [
+    tuple(c)
+    for c in config.get("identify", {}).get("regression", {}).get("cases", [])
+    if tuple(c) in set(RECORDS)
+]

@@ -15,6 +15,8 @@ from .catalog import (
 from .config_check import ConfigError, check_config
 from .feasibility import prism_feasible, prism_twist_range
 from .formfinding import FormFindingError, find_superstable_form, force_density_matrix
+from .identification import METHODS, IdentificationMethod, IdentificationProblem, get_method
+from .regression import FullStateRegression
 from .statics import (
     RANK_TOL,
     PrestressError,
@@ -44,6 +46,11 @@ __version__ = "0.1.0"
 __all__ = [
     "GENERATORS",
     "GRAVITY",
+    "METHODS",
+    "FullStateRegression",
+    "IdentificationMethod",
+    "IdentificationProblem",
+    "get_method",
     "RANK_TOL",
     "CatalogError",
     "ConfigError",
