@@ -62,7 +62,6 @@ def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=10.0,
     base = qdd[:, free] @ dyn.Mff.T - dyn.G[free] - fe  # (n_t, n_free)
     Ns = [null_space(dyn.constraint_jacobian(x[i])[:, free]) for i in range(len(t))]
     sigma = np.full(nc, float(sigma0))
-    c = 0.3
     taut_prev = None
     iterations = 0
     for _ in range(max_iter):
