@@ -27,6 +27,8 @@ wildcard_constraints:
     record="[a-z0-9_]+",
     protocol="[a-z0-9_]+",
     threshold="[a-z0-9_]+",
+    treatment="smooth|fb|event",
+    steps="[0-9]+",
     seed="[0-9]+",
 
 
@@ -48,6 +50,10 @@ localrules:
     plot_record,
     plot_energy_balance,
     plot_fig3,
+    plot_fig4,
+    plot_fig5,
+    make_table5,
+    make_pinn_summary,
 
 
 rule all:
@@ -66,6 +72,11 @@ rule all:
         fig3=rules.plot_fig3.output if FIG3 else [],
         series=[f"results/values/{s}_series_modal.json" for s in SERIES],
         grouping=[f"results/values/grouping_{s}.json" for s in GROUPING],
+        pinn=[pinn_path(*x) for x in PINN_RUNS],
+        table5=rules.make_table5.output if TABLE5 else [],
+        pinn_summary=rules.make_pinn_summary.output if PINN_RUNS else [],
+        fig4=rules.plot_fig4.output if FIG4 else [],
+        fig5=rules.plot_fig5.output if FIG4 else [],
         regression=[
             f"results/identify/regression/{s}/{r}/fullstate_seed0.json"
             for s, r in REGRESSION

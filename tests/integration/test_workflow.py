@@ -82,9 +82,38 @@ def test_record_outputs_follow_contracts(workdir):
     assert s["noisy"].shape == (501, 2)
     modal = json.loads((workdir / "results/modal/x1.json").read_text())
     assert len(modal["frequencies_hz"]) == 2 and len(modal["frequencies_truss_hz"]) == 2
-    t2 = pd.read_csv(workdir / "results/tables/table2.csv")
-    assert t2["level"].iloc[0] < 3e-9
+    t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
+    assert t2.filter(like="classical-limit truss", axis=0)["level"].iloc[0] < 3e-9
     assert (workdir / "results/figures/records/x1/slack_1pt.png").exists()
+
+
+def test_pinn_outputs_follow_contracts(workdir):
+    import numpy as np
+
+    base = workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300"
+    r = json.loads(base.with_suffix(".json").read_text())
+    keys = {"method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors"}
+    keys |= {"inert_members", "reconstruction_pct", "held_out_ratio", "resimulation_pct", "outcome", "wall_s"}
+    assert keys <= set(r) and r["method"] == "pinn_smooth" and r["steps"] == 300
+    assert {"sigma_pct", "sigma_max_pct", "c_pct"} <= set(r["errors"]) and r["inert_members"] == [0]
+    assert len(r["identified"]["sigma"]) == 4 and r["exact"]["c"] == 1.0
+    assert r["outcome"] in {"identified", "partial", "silent failure", "fit failure"}
+    hist = pd.read_csv(f"{base}_history.csv")
+    assert {"step", "L_total", "L_data", "L_eom", "L_bar", "sigma_0", "c"} <= set(hist.columns)
+    assert hist["step"].iloc[-1] == 300
+    z = np.load(f"{base}_series.npz")
+    assert z["true"].shape == z["resim"].shape == (501,)
+    assert not (workdir / "results/checkpoints/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300.pt").exists()
+    log = (workdir / "logs/identify_pinn/smooth/x1/taut_1pt/top_node_seed0_steps300.log").read_text()
+    assert "step 300/300" in log and "ETA" in log
+    t5 = pd.read_csv(workdir / "results/tables/table5.csv")
+    assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 7
+    t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
+    assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
+    assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
+    for fig in ("fig4_identification", "fig5_resimulation"):
+        assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
 
 
 def test_nothing_to_do_after_a_run(workdir):
@@ -99,6 +128,25 @@ def test_editing_plot_module_reruns_only_plot_rules(workdir):
     os.utime(target)
     jobs = scheduled(workdir)
     assert set(jobs) - {"all"} == {"plot_fig1"}
+
+
+def test_editing_pinn_module_reruns_only_the_identification(workdir):
+    target = workdir / "workflow/lib/tensegrity_id/pinn.py"
+    time.sleep(1.1)
+    target.write_text(target.read_text() + "\n# edited\n")
+    os.utime(target)
+    jobs = scheduled(workdir)
+    downstream = {"make_table5", "make_pinn_summary", "plot_fig4", "plot_fig5"}
+    assert set(jobs) - {"all"} == {"identify_pinn"} | downstream
+    assert jobs["identify_pinn"] == 7
+
+
+def test_pinn_run_is_deterministic(workdir):
+    path = workdir / "results/identify/pinn_event/x1/slack_1pt/top_node_seed0_steps100.json"
+    first = json.loads(path.read_text())
+    run(workdir, "--forcerun", "identify_pinn", targets=[str(path.relative_to(workdir))])
+    again = json.loads(path.read_text())
+    assert again["identified"] == first["identified"] and again["errors"] == first["errors"]
 
 
 def test_changing_one_sigma_min_reruns_only_that_chain(workdir):

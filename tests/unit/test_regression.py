@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from tensegrity_id import METHODS, IdentificationProblem, build_structure, get_method
 from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.identification import RecordData
 from tensegrity_id.records import forcing_from_spec
 from tensegrity_id.simulate import simulate
 
@@ -18,7 +19,7 @@ def _problem(amplitude):
     rec = simulate(Dynamics(s), f)
     states = {"t": rec.t, "q": rec.q, "qd": rec.qd, "qdd": rec.qdd}
     return IdentificationProblem(
-        structure=s, forcing=f, sensors={}, truth={"sigma": s.sigma, "c": 1.0}, states=states
+        structure=s, records=[RecordData("r", f, {}, states)], truth={"sigma": s.sigma, "c": 1.0}
     ), rec
 
 
@@ -27,8 +28,9 @@ def test_full_state_regression_recovers_exact_parameters(amplitude):
     """Exact states, taut or through 20 transitions: sigma and c to round-off; base cable undetermined."""
     problem, rec = _problem(amplitude)
     out = get_method("regression").run(problem)
-    assert out["sigma"][0] is None and out["identifiable"] == [1, 2, 3]
-    assert out["max_sigma_err"] < 1e-9 and out["c_err"] < 1e-9
+    assert out["identified"]["sigma"][0] is None and out["identifiable"] == [1, 2, 3]
+    assert out["errors"]["sigma_max_pct"] < 1e-9 and out["errors"]["c_pct"] < 1e-9
+    assert out["inert_members"] == [0] and out["errors"]["sigma_pct"][0] is None
     assert out["n_forward_simulations"] == 0 and out["n_hyperparameters"] == 1
     assert (amplitude > 15) == (rec.n_transitions > 0)
 
@@ -37,9 +39,9 @@ def test_regression_degrades_gracefully_with_noisy_accelerations(rng):
     problem, _ = _problem(10.0)
     qdd = problem.states["qdd"]
     noisy = qdd + 0.02 * np.sqrt((qdd**2).mean(axis=0)) * rng.standard_normal(qdd.shape)
-    problem.states = {**problem.states, "qdd": noisy}
+    problem.records[0].states = {**problem.states, "qdd": noisy}
     out = get_method("regression").run(problem)
-    assert out["max_sigma_err"] < 5.0  # full-state upper bound stays accurate at 2 % noise
+    assert out["errors"]["sigma_max_pct"] < 5.0  # full-state upper bound stays accurate at 2 % noise
 
 
 def test_registry_rejects_unknown_method():

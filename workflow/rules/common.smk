@@ -111,3 +111,86 @@ REGRESSION = [
     for c in config.get("identify", {}).get("regression", {}).get("cases", [])
     if tuple(c) in set(RECORDS)
 ]
+
+# ---------------------------------------------------------------- PINN runs
+PINN = config.get("identify", {}).get("pinn", {})
+PINN_LIB = SIM_LIB + lib(
+    "identification.py",
+    "identifiability.py",
+    "statics.py",
+    "scoring.py",
+    "problem_io.py",
+    "sensors.py",
+    "residual.py",
+    "pinn_net.py",
+    "pinn.py",
+)
+
+
+def pinn_group(structure, record):
+    """The records of a PINN case: a group of pooled records or the record itself."""
+    return PINN.get("groups", {}).get(structure, {}).get(record, [record])
+
+
+def _pinn_case_ok(s, r, p):
+    recs = set(RECORDS)
+    return (
+        s in BUILT
+        and all((s, x) in recs for x in pinn_group(s, r))
+        and p in config.get("protocols", {}).get(s, {})
+    )
+
+
+def _pinn_runs():
+    runs = []
+    for run in PINN.get("runs", []):
+        for r in run["records"]:
+            for t in run.get("treatments", ["smooth"]):
+                for n in run.get("steps", [25000]):
+                    for seed in run.get("seeds", [0]):
+                        runs.append((t, run["structure"], r, run["protocol"], seed, n))
+    t5 = config.get("table5", {})
+    for s, r, p in t5.get("cases", []):
+        for t in t5.get("treatments", []):
+            for n in t5.get("steps", []):
+                for seed in t5.get("seeds", []):
+                    runs.append((t, s, r, p, seed, n))
+    for s, r, p, t, n, seed in config.get("figures", {}).get("fig4", []):
+        runs.append((t, s, r, p, seed, n))
+    return [x for x in dict.fromkeys(runs) if _pinn_case_ok(x[1], x[2], x[3])]
+
+
+PINN_RUNS = _pinn_runs()
+
+
+def pinn_path(t, s, r, p, seed, steps, suffix=".json"):
+    return f"results/identify/pinn_{t}/{s}/{r}/{p}_seed{seed}_steps{steps}{suffix}"
+
+
+def pinn_inputs(kind):
+    """Input function: record arrays, metadata or sensor files of a PINN case."""
+
+    def files(w):
+        recs = pinn_group(w.structure, w.record)
+        if kind == "npz":
+            return [f"results/records/{w.structure}/{x}.npz" for x in recs]
+        if kind == "json":
+            return [f"results/records/{w.structure}/{x}.json" for x in recs]
+        return [f"results/sensors/{w.structure}/{x}/{w.protocol}.npz" for x in recs]
+
+    return files
+
+
+TABLE5 = [
+    (t, s, r, p, seed, n)
+    for s, r, p in config.get("table5", {}).get("cases", [])
+    for t in config["table5"]["treatments"]
+    for n in config["table5"]["steps"]
+    for seed in config["table5"]["seeds"]
+    if _pinn_case_ok(s, r, p)
+]
+FIG4 = [
+    (t, s, r, p, seed, n)
+    for s, r, p, t, n, seed in config.get("figures", {}).get("fig4", [])
+    if _pinn_case_ok(s, r, p)
+]

@@ -78,3 +78,42 @@ rule plot_fig3:
         mem_mb=1000,
     script:
         "../scripts/plot_fig3.py"
+
+
+rule plot_fig4:
+    input:
+        runs=[pinn_path(*x) for x in FIG4],
+        histories=[pinn_path(*x, suffix="_history.csv") for x in FIG4],
+        lib=lib("pinn_plots.py"),
+    output:
+        pdf="results/figures/fig4_identification.pdf",
+        png="results/figures/fig4_identification.png",
+    log:
+        "logs/plot_fig4.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_fig4.py"
+
+
+rule plot_fig5:
+    input:
+        series=[pinn_path(*x, suffix="_series.npz") for x in FIG4],
+        lib=lib("pinn_plots.py"),
+    output:
+        pdf="results/figures/fig5_resimulation.pdf",
+        png="results/figures/fig5_resimulation.png",
+    log:
+        "logs/plot_fig5.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_fig5.py"

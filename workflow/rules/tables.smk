@@ -28,6 +28,7 @@ rule make_table2:
     input:
         modal=[f"results/modal/{s}.json" for s in MODAL],
         records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
+        residual=rules.verify_residual.output.json if RECORDS else [],
         lib=lib("tables.py"),
     output:
         csv="results/tables/table2.csv",
@@ -42,3 +43,41 @@ rule make_table2:
         mem_mb=500,
     script:
         "../scripts/make_table2.py"
+
+
+rule make_table5:
+    input:
+        runs=[pinn_path(*x) for x in TABLE5],
+        lib=lib("tables.py"),
+    output:
+        csv="results/tables/table5.csv",
+        md="results/tables/table5.md",
+    log:
+        "logs/make_table5.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    script:
+        "../scripts/make_table5.py"
+
+
+rule make_pinn_summary:
+    input:
+        runs=[pinn_path(*x) for x in PINN_RUNS],
+        lib=lib("tables.py"),
+    output:
+        csv="results/tables/pinn_runs.csv",
+        md="results/tables/pinn_runs.md",
+    log:
+        "logs/make_pinn_summary.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    script:
+        "../scripts/make_pinn_summary.py"

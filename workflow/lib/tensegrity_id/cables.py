@@ -15,6 +15,17 @@ with force ``c_k dl/dt`` along the cable, i.e. a damping force density
 
     f = -sum_k (sigma_k + c_k l'_k / l_k) Y_k^T Y_k q .
 
+Smoothed law (seed §3.1.3).  In the strain coordinate ``e = 1 - L0/l`` the
+exact force density is the ramp ``K max(e, 0)``; the physics-informed
+identification trains with its softplus smoothing
+
+    sigma_k(l) = K_k softplus_beta(e) = (K_k / beta) ln(1 + exp(beta e)),
+
+which exceeds the ramp by at most ``K ln2 / beta`` (at ``e = 0``) inside a
+boundary layer of width ``1/beta``, and switches the damper with the
+matching sigmoid ``1 / (1 + exp(-beta e))`` (the derivative of the softplus
+in ``e``).  At beta = 800 the overshoot is ``ln2/800 = 8.7e-4`` in strain.
+
 The functions accept NumPy arrays or PyTorch tensors (the residual of the
 physics-informed identification evaluates the same law on network outputs).
 """
@@ -30,6 +41,11 @@ __all__ = [
     "cable_kinematics",
     "nodal_cable_forces",
     "incidence_matrix",
+    "strain_coordinate",
+    "smoothed_force_density",
+    "smoothed_taut_switch",
+    "smoothing_peak_bias",
+    "fischer_burmeister",
 ]
 
 
@@ -58,8 +74,62 @@ def cable_force_density(length, K, L0, taut=None):
 
 
 def damping_force_density(length, rate, c, taut):
-    """Damping force density c l' / l of the taut cables, N/m."""
+    """Damping force density c l' / l of the taut cables, N/m.
+
+    ``taut`` is a boolean array (exact law) or a switch in [0, 1] (the
+    smoothed law's sigmoid, :func:`smoothed_taut_switch`).
+    """
+    if not _is_bool(taut):
+        return taut * c * rate / length
     return _where(taut, c * rate / length, 0.0)
+
+
+def _is_bool(a) -> bool:
+    dt = getattr(a, "dtype", None)
+    if dt is None:
+        return isinstance(a, bool)
+    return dt == np.bool_ or str(dt) == "torch.bool"
+
+
+def strain_coordinate(length, L0):
+    """The strain coordinate e = 1 - L0/l of the ramp law (positive while taut), -."""
+    return 1.0 - L0 / length
+
+
+def _softplus(z):
+    if isinstance(z, np.ndarray) or np.isscalar(z):
+        return np.logaddexp(0.0, z)
+    import torch
+
+    return torch.nn.functional.softplus(z)
+
+
+def _sigmoid(z):
+    if isinstance(z, np.ndarray) or np.isscalar(z):
+        return 0.5 * (1.0 + np.tanh(0.5 * z))
+    import torch
+
+    return torch.sigmoid(z)
+
+
+def smoothed_force_density(length, K, L0, beta: float):
+    """Force density of the softplus-smoothed law, K softplus(beta e)/beta, N/m."""
+    return K * _softplus(beta * strain_coordinate(length, L0)) / beta
+
+
+def smoothed_taut_switch(length, L0, beta: float):
+    """Sigmoid taut indicator sigmoid(beta e) in [0, 1] that switches the damper smoothly."""
+    return _sigmoid(beta * strain_coordinate(length, L0))
+
+
+def smoothing_peak_bias(K, beta: float):
+    """Largest excess of the smoothed over the exact force density, K ln2 / beta, N/m."""
+    return np.asarray(K, float) * np.log(2.0) / beta
+
+
+def fischer_burmeister(a, b):
+    """phi(a, b) = a + b - sqrt(a^2 + b^2): zero iff a >= 0, b >= 0 and a b = 0."""
+    return a + b - (a * a + b * b) ** 0.5
 
 
 def strain_energy(length, K, L0, taut=None):

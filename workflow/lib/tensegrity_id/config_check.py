@@ -79,6 +79,7 @@ def check_config(config: dict, schema) -> None:
         if name not in structures:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
     _check_coordinates(config)
+    _check_identification(config)
     for list_key in ("table_s3", "fig1"):
         section = config.get(list_key, {})
         for k, name in enumerate(section.get("structures", [])):
@@ -132,3 +133,62 @@ def _check_coordinates(config: dict) -> None:
                     raise ConfigError(
                         f"config field '{sec}.{name}.{entry}': give 'amplitude' or 'amplitude_factor'"
                     )
+
+
+def _check_identification(config: dict) -> None:
+    """PINN settings, runs, groups, Table 5 and Figure 4 cases name things that exist."""
+    from .pinn import PINNSettings  # torch is imported only when identification is configured
+
+    ident = config.get("identify", {})
+    pinn = ident.get("pinn", {})
+    settings = pinn.get("settings", {})
+    if settings:
+        if "treatment" in settings or "steps" in settings:
+            key = "treatment" if "treatment" in settings else "steps"
+            raise ConfigError(
+                f"config field 'identify.pinn.settings.{key}': set it per run "
+                f"(identify.pinn.runs[].{key}s), not among the settings"
+            )
+        try:
+            PINNSettings.from_dict({**settings, "steps": 1})
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(str(exc)) from None
+    built = set(config.get("build", []))
+    records = config.get("records", {})
+    protocols = config.get("protocols", {})
+    groups = pinn.get("groups", {})
+
+    def check_case(where, structure, record, protocol):
+        if structure not in config.get("structures", {}):
+            raise ConfigError(
+                f"config field '{where}': structure '{structure}' is not defined under 'structures'"
+            )
+        if structure not in built:
+            return
+        known = set(records.get(structure, {})) | set(groups.get(structure, {}))
+        if record not in known:
+            raise ConfigError(
+                f"config field '{where}': record '{record}' of '{structure}' is not defined under "
+                f"'records.{structure}' or 'identify.pinn.groups.{structure}' "
+                f"(known: {', '.join(sorted(known))})"
+            )
+        if protocol not in protocols.get(structure, {}):
+            raise ConfigError(
+                f"config field '{where}': protocol '{protocol}' is not defined under 'protocols.{structure}'"
+            )
+
+    for s, grp in groups.items():
+        for g, members in grp.items():
+            for k, r in enumerate(members):
+                if s in built and r not in records.get(s, {}):
+                    raise ConfigError(
+                        f"config field 'identify.pinn.groups.{s}.{g}[{k}]': record '{r}' is not defined "
+                        f"under 'records.{s}'"
+                    )
+    for i, run in enumerate(pinn.get("runs", [])):
+        for k, r in enumerate(run.get("records", [])):
+            check_case(f"identify.pinn.runs[{i}].records[{k}]", run["structure"], r, run["protocol"])
+    for i, (s, r, p) in enumerate(config.get("table5", {}).get("cases", [])):
+        check_case(f"table5.cases[{i}]", s, r, p)
+    for i, case in enumerate(config.get("figures", {}).get("fig4", [])):
+        check_case(f"figures.fig4[{i}]", case[0], case[1], case[2])

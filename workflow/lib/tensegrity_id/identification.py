@@ -2,31 +2,80 @@
 
 An :class:`IdentificationProblem` holds what a method may use — the
 structure's geometry, supports and known member properties, the known
-forcing, the noisy sensor record and the initial guesses — and, kept apart,
-the exact parameters, which are used only to score a finished run.  Every
-method subclasses :class:`IdentificationMethod`: the public :meth:`~IdentificationMethod.run`
-does the bookkeeping (timing, scoring, the result record) and a subclass
-implements :meth:`~IdentificationMethod._fit`.
+forcing and noisy sensor data of one or more records (:class:`RecordData`),
+and the initial guesses — and, kept apart, the exact parameters, which are
+used only to score a finished run.  Every method subclasses
+:class:`IdentificationMethod`: the public :meth:`~IdentificationMethod.run`
+does the bookkeeping (timing, scoring, fit metrics, the result record) and a
+subclass implements :meth:`~IdentificationMethod._fit`.
 
-Result record (``results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json``):
-``method``, ``sigma`` (N/m, per cable; ``null`` where undetermined), ``c``
-(N s/m), ``errors`` (relative %, identifiable cables only), ``max_sigma_err``,
-``c_err``, ``identifiable`` (cable indices), ``wall_s``,
-``n_forward_simulations``, ``n_hyperparameters`` (Table 6 definition).
+Result record (``results/identify/{method}/{structure}/{record}/...json``)
+    ``method, structure, record, protocol, seed, steps`` (iterative methods;
+    else ``None``), ``identified: {sigma: [...], c, EA?}``, ``exact: {sigma,
+    c, EA}``, ``errors: {sigma_pct: [...], sigma_max_pct, sigma_median_pct,
+    c_pct, EA_pct?}`` (identifiable cables only; ``None`` elsewhere),
+    ``inert_members``, ``inert_values``, ``identifiable``,
+    ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
+    ``outcome`` with ``outcome_rule``, ``wall_s``, ``n_forward_simulations``,
+    ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
+    method-specific extras.  Metrics are defined in :mod:`tensegrity_id.scoring`.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .excitation import Forcing
-from .identifiability import structural_identifiability
+from .scoring import (
+    classify_outcome,
+    held_out_misfit_pct,
+    held_out_ratio,
+    outcome_rule_text,
+    parameter_errors,
+    reconstruction_pct,
+    resimulate,
+)
 from .structure import Structure
 
-__all__ = ["IdentificationProblem", "IdentificationMethod", "METHODS", "register", "get_method"]
+__all__ = [
+    "RecordData",
+    "IdentificationProblem",
+    "IdentificationMethod",
+    "METHODS",
+    "register",
+    "get_method",
+]
+
+
+@dataclass
+class RecordData:
+    """One record as an identification method sees it.
+
+    Attributes
+    ----------
+    name : str
+    forcing : Forcing or None
+        The known external force.
+    sensors : dict
+        ``t`` (s), ``channels`` (global coordinates), ``noisy`` (n_t x n_ch,
+        m/s^2), ``noise_std``, ``train`` and ``keep`` masks (sensors.py); empty
+        for full-state methods.
+    states : dict, optional
+        The simulated states ``t, q, qd, qdd`` (all coordinates): inputs of
+        full-state methods, otherwise used only for scoring.
+    n_transitions : int
+        Taut-slack transitions of the generating simulation (reporting only).
+    """
+
+    name: str
+    forcing: Forcing | None
+    sensors: dict = field(default_factory=dict)
+    states: dict | None = None
+    n_transitions: int = 0
 
 
 @dataclass
@@ -37,29 +86,51 @@ class IdentificationProblem:
     ----------
     structure : Structure
         Geometry, supports and known properties (EA, masses); its prestress
-        is *not* read by the methods (use ``truth`` only for scoring).
-    forcing : Forcing
-        The known external force.
-    sensors : dict
-        ``t, channels, noisy, noise_std, train, keep`` (see sensors.py).
-    states : dict, optional
-        Full states ``q, qd, qdd`` and ``taut`` for full-state methods.
+        is *not* read by the methods (``truth`` is for scoring only).
+    records : list of RecordData
+        One record, or several pooled with shared parameters.
+    truth : dict
+        ``sigma`` (N/m), ``c`` (N s/m), ``EA`` (N) of the generating model.
     sigma0, c0 : float
         Initial guesses (Table S2: 10 N/m and 0.3 N s/m).
-    truth : dict
-        ``sigma`` and ``c`` of the generating model, for scoring only.
+    lambda0 : ndarray, optional
+        Nominal static bar multipliers (N/m) for methods that start a
+        multiplier estimate at static equilibrium (the seed's PINN uses the
+        exact prestress of a synthetic benchmark for this initialisation only).
     seed : int
+        Training seed: network initialisation and noise realisation.
+    sim : dict
+        Forward-solver settings (re-simulation, shooting).
+    outcome_rule : dict
+        Thresholds of :func:`tensegrity_id.scoring.classify_outcome`.
     """
 
     structure: Structure
-    forcing: Forcing | None
-    sensors: dict
+    records: list
     truth: dict
-    states: dict | None = None
     sigma0: float = 10.0
     c0: float = 0.3
+    lambda0: np.ndarray | None = None
     seed: int = 0
     sim: dict = field(default_factory=dict)
+    outcome_rule: dict = field(default_factory=dict)
+
+    def _single(self) -> RecordData:
+        if len(self.records) != 1:
+            raise ValueError(f"this method takes one record, got {len(self.records)}")
+        return self.records[0]
+
+    @property
+    def forcing(self) -> Forcing | None:
+        return self._single().forcing
+
+    @property
+    def sensors(self) -> dict:
+        return self._single().sensors
+
+    @property
+    def states(self) -> dict | None:
+        return self._single().states
 
 
 class IdentificationMethod:
@@ -74,37 +145,95 @@ class IdentificationMethod:
         self.options = options
 
     def _fit(self, problem: IdentificationProblem) -> dict:
-        """Return ``{"sigma": array, "c": float, "n_forward_simulations": int, ...}``."""
+        """Return ``{"sigma": array, "c": float, "EA"?: float, "n_forward_simulations": int,
+        "predicted"?: [{"q", "qdd": (n_t, n_coords), "a": (n_t, n_ch)} per record], "steps"?: int,
+        ...}``: positions, accelerations and sensor accelerations the method predicts."""
         raise NotImplementedError
 
     def run(self, problem: IdentificationProblem) -> dict:
-        """Fit, time and score one problem; returns the result record."""
+        """Fit, time and score one problem; returns the result record.
+
+        The re-simulated series of the first record is returned under
+        ``"_series"`` (arrays, for figures); pop it before writing JSON.
+        """
         t0 = time.perf_counter()
         out = self._fit(problem)
         wall = time.perf_counter() - t0
-        sigma = np.asarray(out.pop("sigma"), float)
-        c = float(out.pop("c"))
-        ident = structural_identifiability(problem.structure)
-        identifiable = [k for k in range(problem.structure.n_cables) if k not in ident["invisible"]]
-        true_s = np.asarray(problem.truth["sigma"], float)
-        errs = {int(k): float(100 * abs(sigma[k] - true_s[k]) / abs(true_s[k])) for k in identifiable}
-        c_true = float(problem.truth["c"])
-        return {
+        st = problem.structure
+        identified = {
+            "sigma": [float(v) for v in np.asarray(out.pop("sigma"), float)],
+            "c": float(out.pop("c")),
+        }
+        ea = out.pop("EA", None)
+        if ea is not None:
+            identified["EA"] = float(ea)
+        exact = {
+            "sigma": [float(v) for v in problem.truth["sigma"]],
+            "c": float(problem.truth["c"]),
+            "EA": float(np.mean(problem.truth.get("EA", st.cable_EA))),
+        }
+        scored = parameter_errors(st, identified, exact)
+        predicted = out.pop("predicted", None) or [None] * len(problem.records)
+        held, misfit, recon, resim, series = [], [], [], [], None
+        for rec, pred in zip(problem.records, predicted, strict=True):
+            pred = pred or {}
+            held.append(held_out_ratio(rec.sensors, pred.get("a")))
+            misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
+            ch = rec.sensors.get("channels", [])
+            recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
+            rs = None
+            if rec.sensors and rec.forcing is not None:
+                rs = resimulate(st, rec.forcing, identified, rec.states, ch, problem.sim)
+            resim.append(None if rs is None else rs["pct"])
+            if series is None and rs is not None and rs.get("pct") is not None:
+                series = {"record": rec.name, **rs}
+                if pred.get("qdd") is not None:
+                    series["network"] = np.asarray(pred["qdd"])[:, rs["coord"]]
+
+        def pooled(values):
+            vals = [v for v in values if v is not None]
+            return float(np.mean(vals)) if vals else None
+
+        ho, mf, rc = pooled(held), pooled(misfit), pooled(recon)
+        sig_max = scored["errors"]["sigma_max_pct"]
+        sigma_vals = np.asarray(identified["sigma"])
+        identified["sigma"] = [None if not np.isfinite(v) else float(v) for v in sigma_vals]
+        result = {
             "method": self.name,
-            "structure": problem.structure.name,
+            "structure": st.name,
+            "record": "+".join(r.name for r in problem.records),
+            "protocol": None,
             "seed": problem.seed,
-            "sigma": [None if not np.isfinite(v) else float(v) for v in sigma],
-            "c": c,
-            "identifiable": identifiable,
-            "errors": errs,
-            "max_sigma_err": max(errs.values()) if errs else None,
-            "c_err": float(100 * abs(c - c_true) / abs(c_true)),
+            "steps": out.pop("steps", None),
+            "identified": identified,
+            "exact": exact,
+            **scored,
+            "reconstruction_pct": rc,
+            "held_out_ratio": ho,
+            "held_out_misfit_pct": mf,
+            "resimulation_pct": pooled(resim),
+            "per_record": {
+                r.name: {
+                    "held_out_ratio": h,
+                    "held_out_misfit_pct": m,
+                    "reconstruction_pct": c,
+                    "resimulation_pct": s,
+                    "n_transitions": r.n_transitions,
+                }
+                for r, h, m, c, s in zip(problem.records, held, misfit, recon, resim, strict=True)
+            },
+            "n_transitions": int(sum(r.n_transitions for r in problem.records)),
+            "outcome": classify_outcome(sig_max, mf, rc, problem.outcome_rule),
+            "outcome_rule": outcome_rule_text(problem.outcome_rule),
             "wall_s": wall,
             "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),
             "n_hyperparameters": self.n_hyperparameters,
             "options": self.options,
             **out,
         }
+        if series is not None:
+            result["_series"] = series
+        return result
 
 
 METHODS: dict[str, type[IdentificationMethod]] = {}
@@ -117,7 +246,14 @@ def register(cls):
     return cls
 
 
+_BUILTIN = {"regression": "regression", "pinn_smooth": "pinn", "pinn_fb": "pinn", "pinn_event": "pinn"}
+"""Modules defining the built-in methods, imported on first use (the PINN pulls in torch)."""
+
+
 def get_method(name: str, **options) -> IdentificationMethod:
+    """A method instance by registry name; built-in methods are loaded on demand."""
+    if name not in METHODS and name in _BUILTIN:
+        importlib.import_module(f"{__package__}.{_BUILTIN[name]}")
     if name not in METHODS:
         raise KeyError(f"unknown identification method {name!r}; known: {', '.join(sorted(METHODS))}")
     return METHODS[name](**options)

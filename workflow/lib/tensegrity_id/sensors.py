@@ -20,7 +20,7 @@ import numpy as np
 
 from .records import drive_coords
 
-__all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask"]
+__all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask", "noise_realization"]
 
 NOISE_SEED_TAG = 7_310_001
 """Mixed into noise seeds: noise streams differ from dataset and training streams."""
@@ -67,3 +67,20 @@ def sensor_data(structure, record: dict, protocol: dict) -> dict:
         "train": train,
         "keep": keep,
     }
+
+
+def noise_realization(sensors: dict, seed: int, noise_seed: int = 0) -> dict:
+    """The sensor data with the noise realisation of training seed ``seed``.
+
+    Seed 0 is the protocol's stored realisation; seed ``s > 0`` redraws the
+    noise (same per-channel standard deviation) on the clean accelerations
+    from ``SeedSequence([NOISE_SEED_TAG, noise_seed, s])``, so repeated
+    identifications differ in noise as well as in network initialisation
+    (seed §4.8).  The train/held-out split and the kept samples are those of
+    the protocol.  Measured data (no ``clean`` array) are returned unchanged.
+    """
+    if seed == 0 or "clean" not in sensors:
+        return dict(sensors)
+    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, int(noise_seed), int(seed)]))
+    clean = sensors["clean"]
+    return {**sensors, "noisy": clean + rng.standard_normal(clean.shape) * sensors["noise_std"]}

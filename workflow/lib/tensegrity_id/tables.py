@@ -6,7 +6,17 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["TABLE_S3_COLUMNS", "TABLE2_COLUMNS", "table_s3", "table2", "write_table"]
+__all__ = [
+    "TABLE_S3_COLUMNS",
+    "TABLE2_COLUMNS",
+    "TABLE5_COLUMNS",
+    "RUN_COLUMNS",
+    "table_s3",
+    "table2",
+    "table5",
+    "run_summary",
+    "write_table",
+]
 
 TABLE2_COLUMNS = ["check", "level", "paper_level", "scope"]
 """Verification table: one row per check with its measured level."""
@@ -38,12 +48,42 @@ def table_s3(reports: list[dict], identifiability: list[dict] | None = None) -> 
     return pd.DataFrame(rows, columns=cols)
 
 
-def table2(modal_reports: list[dict], record_metas: list[dict]) -> pd.DataFrame:
-    """Verification rows of the simulator (Table 2 plus the seed's §2.5 checks).
+def table2(modal_reports: list[dict], record_metas: list[dict], residual: dict | None = None) -> pd.DataFrame:
+    """Verification rows (Table 2 plus the seed's §2.5 checks).
 
-    ``level`` is the worst value over the structures or records in ``scope``.
+    ``level`` is the worst value over the structures or records in ``scope``;
+    ``residual`` is the summary of ``results/values/residual_checks.json``.
     """
     rows = []
+    if residual:
+        n, slack = residual["n_records"], residual["n_slack_samples"]
+        rows.append(
+            {
+                "check": "Residual against simulator state derivatives, slack included (relative)",
+                "level": residual["against_simulator_max"],
+                "paper_level": 1e-15,
+                "scope": f"{n} records, {slack} slack samples, worst {residual['against_simulator_worst']}",
+            }
+        )
+        rows.append(
+            {
+                "check": "Residual at exact parameters on the records, exact cable law (relative)",
+                "level": residual["on_record_max"],
+                "paper_level": 1e-15,
+                "scope": f"{n} records, worst {residual['on_record_worst']}",
+            }
+        )
+        scope = ", ".join(residual["bias_structures"])
+        rows.append(
+            {
+                "check": "Smoothed-cable-law peak force-density bias at beta = "
+                f"{residual['beta']:g} (relative)",
+                "level": residual["bias_max_in_scope"],
+                "paper_level": 0.01,
+                "scope": f"{scope}; worst over all records {residual['bias_max_overall']:.3g} "
+                f"({residual['bias_worst_overall']})",
+            }
+        )
     if modal_reports:
         worst = max(modal_reports, key=lambda r: r["max_rel_difference"])
         rows.append(
@@ -74,6 +114,97 @@ def table2(modal_reports: list[dict], record_metas: list[dict]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, columns=TABLE2_COLUMNS)
+
+
+TABLE5_COLUMNS = [
+    "structure",
+    "record",
+    "treatment",
+    "steps",
+    "seeds",
+    "sigma_max_pct",
+    "sigma_max_pct_range",
+    "c_pct",
+    "recon_pct",
+    "held_out_ratio",
+    "transitions",
+    "wall_s",
+]
+"""Table 5: medians over seeds (range of the largest force-density error)."""
+
+RUN_COLUMNS = [
+    "method",
+    "structure",
+    "record",
+    "protocol",
+    "seed",
+    "steps",
+    "sigma_max_pct",
+    "c_pct",
+    "recon_pct",
+    "held_out_ratio",
+    "held_out_misfit_pct",
+    "resim_pct",
+    "transitions",
+    "outcome",
+    "wall_s",
+]
+"""One row per identification run (the Table 3 columns of the seed plus cost)."""
+
+TREATMENT_LABELS = {
+    "pinn_smooth": "smoothed cable law",
+    "pinn_fb": "Fischer-Burmeister NCP",
+    "pinn_event": "event-aware collocation",
+}
+
+
+def run_summary(results: list[dict]) -> pd.DataFrame:
+    """One row per identification result record, in the given order."""
+    rows = [
+        {
+            "method": r["method"],
+            "structure": r["structure"],
+            "record": r["record"],
+            "protocol": r.get("protocol"),
+            "seed": r["seed"],
+            "steps": r.get("steps"),
+            "sigma_max_pct": r["errors"]["sigma_max_pct"],
+            "c_pct": r["errors"]["c_pct"],
+            "recon_pct": r.get("reconstruction_pct"),
+            "held_out_ratio": r.get("held_out_ratio"),
+            "held_out_misfit_pct": r.get("held_out_misfit_pct"),
+            "resim_pct": r.get("resimulation_pct"),
+            "transitions": r.get("n_transitions"),
+            "outcome": r.get("outcome"),
+            "wall_s": r["wall_s"],
+        }
+        for r in results
+    ]
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def table5(results: list[dict]) -> pd.DataFrame:
+    """Transition treatments on identical records: medians over seeds per (case, treatment, steps)."""
+    df = run_summary(results)
+    rows = []
+    for (s, rec, m, n), g in df.groupby(["structure", "record", "method", "steps"], sort=False):
+        rows.append(
+            {
+                "structure": s,
+                "record": rec,
+                "treatment": TREATMENT_LABELS.get(m, m),
+                "steps": int(n),
+                "seeds": len(g),
+                "sigma_max_pct": float(g["sigma_max_pct"].median()),
+                "sigma_max_pct_range": f"{g['sigma_max_pct'].min():.3g}-{g['sigma_max_pct'].max():.3g}",
+                "c_pct": float(g["c_pct"].median()),
+                "recon_pct": float(g["recon_pct"].median()),
+                "held_out_ratio": float(g["held_out_ratio"].median()),
+                "transitions": int(g["transitions"].iloc[0]),
+                "wall_s": float(g["wall_s"].median()),
+            }
+        )
+    return pd.DataFrame(rows, columns=TABLE5_COLUMNS)
 
 
 def _cell(v) -> str:

@@ -1,0 +1,95 @@
+"""The EOM residual (seed Eq. 6): verification rows of Table 2 and closed-form properties."""
+
+import numpy as np
+import pytest
+import torch
+from tensegrity_id import build_structure
+from tensegrity_id.cables import fischer_burmeister, smoothed_force_density, smoothing_peak_bias
+from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.records import forcing_from_spec
+from tensegrity_id.residual import Residual, smoothing_bias, verify_against_simulator, verify_on_record
+from tensegrity_id.simulate import simulate
+
+X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
+PRISM = {
+    "generator": "prism",
+    "params": {"n_bars": 3, "twist_deg": 45.0, "radius": 1.0, "height": 1.0, "gravity": 9.81},
+    "prestress": {"method": "lp", "sigma_min": 1.0},
+}
+
+
+def _record(spec, drive, amplitude, t_end=3.0):
+    s = build_structure("s", spec)
+    f = forcing_from_spec(
+        s, {"forcing": "harmonic", "drive": drive, "amplitude": amplitude, "frequency": 1.0}
+    )
+    rec = simulate(Dynamics(s), f, t_end=t_end)
+    arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd", "lam", "taut")}
+    return Dynamics(s), arrays, f, rec
+
+
+@pytest.mark.parametrize(("spec", "drive", "amp"), [(X1, [[1, 1]], 40.0), (PRISM, [[3, 0]], 55.0)])
+def test_residual_matches_simulator_through_slack_states(spec, drive, amp):
+    """Table 2 rows 1-2: relative residual <= 1e-12 on simulator states, slack samples included."""
+    dyn, rec, f, raw = _record(spec, drive, amp)
+    assert raw.n_transitions > 0
+    a = verify_against_simulator(dyn, rec, f)
+    b = verify_on_record(dyn, rec, f)
+    assert a["n_slack_samples"] > 10 and b["n_slack_samples"] > 10
+    assert a["relative"] < 1e-12 and b["relative"] < 1e-12
+
+
+def test_residual_detects_a_wrong_parameter():
+    """The check can fail: a 1 % error in one force density leaves a residual far above round-off."""
+    dyn, rec, f, _ = _record(X1, [[1, 1]], 10.0)
+    res = Residual(dyn)
+    q, qd = (torch.as_tensor(rec[k][:, dyn.free]) for k in ("q", "qd"))
+    qdd, lam = torch.as_tensor(rec["qdd"][:, dyn.free]), torch.as_tensor(rec["lam"])
+    fe = torch.as_tensor(np.array([f(t, dyn.q0.size) for t in rec["t"]]))
+    sigma = torch.as_tensor(dyn.params.sigma).clone()
+    sigma[1] *= 1.01
+    r = res.eom(q, qd, qdd, lam, fe, sigma, torch.tensor(1.0))
+    assert float(r.abs().max()) > 0.1  # N
+
+
+def test_force_densities_enter_the_residual_linearly():
+    """dr/dsigma_k is closed-form: with EA fixed, r is affine in sigma on a taut state."""
+    dyn, rec, f, _ = _record(X1, [[1, 1]], 10.0, t_end=1.0)
+    res = Residual(dyn)
+    i = 60
+    q = torch.as_tensor(rec["q"][i : i + 1, dyn.free])
+    qd = torch.as_tensor(rec["qd"][i : i + 1, dyn.free])
+    qdd = torch.as_tensor(rec["qdd"][i : i + 1, dyn.free])
+    lam = torch.as_tensor(rec["lam"][i : i + 1])
+    s0 = torch.as_tensor(dyn.params.sigma)
+
+    def r(sig):
+        return res.eom(q, qd, qdd, lam, None, sig, torch.tensor(1.0))[0]
+
+    e = torch.zeros(4, dtype=torch.float64)
+    e[2] = 1.0
+    d1, d2 = r(s0 + e) - r(s0), r(s0 + 3 * e) - r(s0)
+    np.testing.assert_allclose(d2.numpy(), 3 * d1.numpy(), rtol=1e-9, atol=1e-12)
+    assert float(d1.abs().max()) > 1e-3
+
+
+def test_smoothed_law_bias_closed_form_and_below_one_percent_on_x1():
+    """Table 2 row 3: peak bias K ln2/beta, < 1 % of sigma on X1 at beta = 800."""
+    s = build_structure("x1", X1)
+    dyn = Dynamics(s)
+    out = smoothing_bias(dyn, 800.0)
+    np.testing.assert_allclose(out["peak_bias_N_per_m"], smoothing_peak_bias(dyn.K, 800.0), rtol=1e-6)
+    assert 0.008 < out["max_relative"] < 0.01
+    assert out["strain_overshoot"] == pytest.approx(8.66e-4, rel=1e-3)
+    # far inside the taut range the smoothed law equals the exact one to round-off
+    length = dyn.L0 * 1.1
+    exact = dyn.K * (1 - dyn.L0 / length)
+    np.testing.assert_allclose(smoothed_force_density(length, dyn.K, dyn.L0, 800.0), exact, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "zero"),
+    [(0.0, 0.5, True), (0.7, 0.0, True), (0.3, 0.2, False), (-0.1, 0.0, False), (0.0, -1e-3, False)],
+)
+def test_fischer_burmeister_zero_set_is_the_complementarity_law(a, b, zero):
+    assert (abs(fischer_burmeister(a, b)) < 1e-15) == zero

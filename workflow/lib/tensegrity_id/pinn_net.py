@@ -1,0 +1,219 @@
+"""The network of the physics-informed identification (seed §3.1.1, Table S2).
+
+Architecture
+    Scaled time ``tau = t / T_ref`` (``T_ref`` = the record length, so
+    ``tau`` spans [0, 1]) enters through a fixed Fourier-feature basis
+
+        gamma(tau) = [tau, sin(w_j tau), cos(w_j tau)]_{j < n},  w_j = 2^j pi,
+
+    (the standard positional encoding; with n = 8 and a 5 s record it spans
+    0.1 to 12.8 Hz, covering the forcing and natural frequencies of the
+    benchmarks), optionally followed by a record descriptor (multi-record
+    training), then a tanh trunk of ``depth`` layers of ``width`` units.
+    Heads on the trunk output ``h``:
+
+    * displacement (free coordinates only),
+      ``q_f(tau) = q0_f + D s(tau) u(tau)``, ``s(tau) = (1 - exp(-tau/tau_ic))^2``,
+      ``D`` the displacement scale; ``s(0) = s'(0) = 0`` gives ``q(0) = q0``
+      and ``q'(0) = 0`` exactly, so no initial-condition loss is needed;
+    * multipliers ``lambda = lambda0 + lambda_scale (W h + b)`` with ``W, b``
+      initialised at zero, i.e. at the static-equilibrium multipliers;
+    * (complementarity treatment) tensions
+      ``T = T_nom softplus(W h + b) >= 0``.
+
+    The displacement and multiplier output layers start at zero, so the
+    untrained network is the structure at rest in its reference equilibrium.
+
+Derivatives in one pass
+    ``(u, du/dtau, d2u/dtau2)`` come from forward-mode (second-order Taylor)
+    propagation through the MLP: for ``z = W a + b``, ``z' = W a'``,
+    ``z'' = W a''``; for ``a = tanh z``, ``a' = (1 - a^2) z'``,
+    ``a'' = (1 - a^2)(z'' - 2 a z'^2)``.  The three streams share one matrix
+    product per layer.  :func:`derivatives_autograd` computes the same by
+    looping ``torch.autograd.grad`` over outputs (the naive reference).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+__all__ = ["PINNNet", "fourier_features", "fourier_frequencies", "window", "derivatives_autograd"]
+
+
+def fourier_frequencies(n: int, spacing: str = "geometric", dtype=torch.float64):
+    """Angular frequencies per unit tau: geometric 2^j pi or linear 2 pi (j + 1), j < n."""
+    j = torch.arange(n, dtype=dtype)
+    if spacing == "geometric":
+        return math.pi * 2.0**j
+    if spacing == "linear":
+        return 2.0 * math.pi * (j + 1.0)
+    raise ValueError(f"unknown Fourier spacing {spacing!r}")
+
+
+def fourier_features(tau, n: int, spacing: str = "geometric"):
+    """gamma(tau) and its first two tau-derivatives, each shape (N, 1 + 2n)."""
+    w = fourier_frequencies(n, spacing, tau.dtype)
+    arg = tau * w  # (N, n)
+    s, c = torch.sin(arg), torch.cos(arg)
+    one, zero = torch.ones_like(tau), torch.zeros_like(tau)
+    g0 = torch.cat([tau, s, c], 1)
+    g1 = torch.cat([one, w * c, -w * s], 1)
+    g2 = torch.cat([zero, -(w * w) * s, -(w * w) * c], 1)
+    return g0, g1, g2
+
+
+def window(tau, tau_ic: float):
+    """Hard initial-condition window s(tau) = (1 - e^{-tau/tau_ic})^2 and its two derivatives."""
+    e = torch.exp(-tau / tau_ic)
+    s0 = (1.0 - e) ** 2
+    s1 = 2.0 * (1.0 - e) * e / tau_ic
+    s2 = 2.0 * e * (2.0 * e - 1.0) / tau_ic**2
+    return s0, s1, s2
+
+
+class PINNNet(nn.Module):
+    """Shared trunk with displacement, multiplier and (optional) tension heads.
+
+    Parameters
+    ----------
+    n_free, n_bars : int
+        Displacement and multiplier outputs.
+    lambda0 : tensor, shape (n_bars,)
+        Static-equilibrium multipliers (N/m): the multiplier head's start.
+    lambda_scale : float
+        Multiplier scale (N/m).
+    n_desc : int
+        Length of the record descriptor (0 for single-record training).
+    n_tension : int
+        Tension-head outputs (n_cables for the complementarity treatment).
+    tension_scale : float
+        Nominal tension (N).
+    width, depth, n_fourier, tau_ic, disp_scale :
+        Table S2: 64, 4, 8, 0.08, 0.1 m.
+    """
+
+    def __init__(
+        self,
+        n_free: int,
+        n_bars: int,
+        lambda0,
+        *,
+        lambda_scale: float = 1.0,
+        n_desc: int = 0,
+        n_tension: int = 0,
+        tension_scale: float = 1.0,
+        width: int = 64,
+        depth: int = 4,
+        n_fourier: int = 8,
+        fourier: str = "geometric",
+        tau_ic: float = 0.08,
+        disp_scale: float = 0.1,
+        dtype=torch.float64,
+    ):
+        super().__init__()
+        self.n_fourier, self.fourier = n_fourier, fourier
+        self.tau_ic, self.disp_scale = tau_ic, disp_scale
+        self.lambda_scale, self.tension_scale = float(lambda_scale), float(tension_scale)
+        n_in = 1 + 2 * n_fourier + n_desc
+        dims = [n_in] + [width] * depth
+        self.trunk = nn.ModuleList(
+            nn.Linear(a, b, dtype=dtype) for a, b in zip(dims[:-1], dims[1:], strict=True)
+        )
+        self.disp = nn.Linear(width, n_free, dtype=dtype)
+        self.mult = nn.Linear(width, n_bars, dtype=dtype)
+        for head in (self.disp, self.mult):
+            nn.init.zeros_(head.weight)
+            nn.init.zeros_(head.bias)
+        self.tension = nn.Linear(width, n_tension, dtype=dtype) if n_tension else None
+        self.register_buffer("lambda0", torch.tensor(np.asarray(lambda0, float), dtype=dtype))
+
+    # ------------------------------------------------------------- trunk
+    def _inputs(self, tau, desc):
+        g0, g1, g2 = fourier_features(tau, self.n_fourier, self.fourier)
+        if desc is not None:
+            z = torch.zeros_like(desc)
+            g0, g1, g2 = torch.cat([g0, desc], 1), torch.cat([g1, z], 1), torch.cat([g2, z], 1)
+        return g0, g1, g2
+
+    def _trunk_stacked(self, tau, desc=None):
+        """Trunk output and its two tau-derivatives stacked, shape (3, N, width).
+
+        The three streams travel as one tensor, so each layer costs one
+        matrix product (and its backward pass two) whatever the number of
+        outputs.
+        """
+        A = torch.stack(self._inputs(tau, desc))
+        for layer in self.trunk:
+            z0, z1, z2 = (A @ layer.weight.T).unbind(0)
+            a0 = torch.tanh(z0 + layer.bias)
+            d = 1.0 - a0 * a0
+            A = torch.stack([a0, d * z1, d * (z2 - 2.0 * a0 * z1 * z1)])
+        return A
+
+    def trunk_taylor(self, tau, desc=None):
+        """Trunk output and its tau-derivatives (h, h', h''), each (N, width), in one pass."""
+        return self._trunk_stacked(tau, desc).unbind(0)
+
+    def trunk_value(self, tau, desc=None):
+        """Trunk output h only (no derivatives), (N, width)."""
+        a = self._inputs(tau, desc)[0]
+        for layer in self.trunk:
+            a = torch.tanh(layer(a))
+        return a
+
+    # ------------------------------------------------------------- heads
+    def forward(self, tau, desc=None):
+        """Displacement d = q_f - q0_f with its tau-derivatives, multipliers and tensions.
+
+        Returns ``(d0, d1, d2, lam, T)``: shapes (N, n_free) in metres, m per
+        unit tau and m per unit tau^2; lambda (N, n_bars) in N/m; tensions
+        (N, n_cables) in N, or ``None`` without a tension head.  All heads
+        share one product with the stacked trunk streams.
+        """
+        heads = [self.disp, self.mult] + ([self.tension] if self.tension is not None else [])
+        W = torch.cat([h.weight for h in heads], 0)
+        o0, o1, o2 = (self._trunk_stacked(tau, desc) @ W.T).unbind(0)
+        nf, nb = self.disp.out_features, self.mult.out_features
+        u0, u1, u2 = o0[:, :nf] + self.disp.bias, o1[:, :nf], o2[:, :nf]
+        lam = self.lambda0 + self.lambda_scale * (o0[:, nf : nf + nb] + self.mult.bias)
+        T = None
+        if self.tension is not None:
+            T = self.tension_scale * torch.nn.functional.softplus(o0[:, nf + nb :] + self.tension.bias)
+        s0, s1, s2 = window(tau, self.tau_ic)
+        D = self.disp_scale
+        return D * s0 * u0, D * (s1 * u0 + s0 * u1), D * (s2 * u0 + 2.0 * s1 * u1 + s0 * u2), lam, T
+
+    def displacement(self, tau, desc=None):
+        """d = q_f - q0_f without derivatives, (N, n_free), m."""
+        h = self.trunk_value(tau, desc)
+        return self.disp_scale * window(tau, self.tau_ic)[0] * self.disp(h)
+
+    def multipliers(self, h):
+        """Bar multipliers lambda (N, n_bars), N/m, from trunk outputs h."""
+        return self.lambda0 + self.lambda_scale * self.mult(h)
+
+    def tensions(self, h):
+        """Non-negative cable tensions (N, n_cables), N, from trunk outputs h (complementarity)."""
+        return self.tension_scale * torch.nn.functional.softplus(self.tension(h))
+
+
+def derivatives_autograd(net: PINNNet, tau, desc=None):
+    """(d, d', d'') by looping ``torch.autograd.grad`` over the outputs (the naive reference).
+
+    Each output component needs two reverse passes with ``create_graph``;
+    the cost grows with the number of outputs, which is what the one-pass
+    propagation of :meth:`PINNNet.forward` avoids.
+    """
+    tau = tau.detach().requires_grad_(True)
+    d = net.displacement(tau, desc)
+    d1, d2 = [], []
+    for j in range(d.shape[1]):
+        (g,) = torch.autograd.grad(d[:, j].sum(), tau, create_graph=True)
+        (gg,) = torch.autograd.grad(g.sum(), tau, create_graph=True)
+        d1.append(g)
+        d2.append(gg)
+    return d, torch.cat(d1, 1), torch.cat(d2, 1)

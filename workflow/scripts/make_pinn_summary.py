@@ -1,0 +1,21 @@
+"""Summary of every physics-informed identification run (rule make_pinn_summary).
+
+Outputs ``results/tables/pinn_runs.csv`` and ``.md``: method, structure,
+record, protocol, seed, steps, largest force-density error over identifiable
+cables (%), damper error (%), reconstruction (% of motion scale), held-out
+ratio (-), re-simulation error of an unmeasured acceleration (%),
+transitions, outcome label and wall time (s).
+"""
+
+from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.tables import run_summary, write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+df = run_summary([read_json(p) for p in snakemake.input.runs])  # noqa: F821
+log.info("\n%s", df.to_string(index=False))
+write_table(
+    df,
+    snakemake.output.csv,  # noqa: F821
+    snakemake.output.md,  # noqa: F821
+    title="Physics-informed identification runs",
+)

@@ -1,0 +1,22 @@
+"""Table 5: the three transition treatments on identical slack-transition records (rule make_table5).
+
+Outputs ``results/tables/table5.csv`` and ``.md``: structure, record,
+treatment, training steps, seeds, and medians over seeds of the largest
+force-density error over identifiable cables (%, with its range), the damper
+error (%), the reconstruction error at unmeasured coordinates (% of the
+motion scale), the held-out ratio (-), the record's taut-slack transitions
+and the wall time (s).
+"""
+
+from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.tables import table5, write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+df = table5([read_json(p) for p in snakemake.input.runs])  # noqa: F821
+log.info("\n%s", df.to_string(index=False))
+write_table(
+    df,
+    snakemake.output.csv,  # noqa: F821
+    snakemake.output.md,  # noqa: F821
+    title="Table 5: transition treatments on identical slack-transition records",
+)
