@@ -15,7 +15,8 @@ from .catalog import (
 from .config_check import ConfigError, check_config
 from .feasibility import prism_feasible, prism_twist_range
 from .formfinding import FormFindingError, find_superstable_form, force_density_matrix
-from .identification import METHODS, IdentificationMethod, IdentificationProblem, get_method
+from .identification import METHODS, IdentificationMethod, IdentificationProblem, RecordData, get_method
+from .problem_io import load_problem
 from .regression import FullStateRegression
 from .statics import (
     RANK_TOL,
@@ -43,6 +44,24 @@ from .structure_io import (
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "Residual": "residual",
+    "PINNSettings": "pinn",
+    "PINNTrainer": "pinn",
+    "PINNDivergenceError": "pinn",
+    "TREATMENTS": "pinn",
+}
+"""Names whose modules import PyTorch: loaded on first access, so the other stages start fast."""
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "GENERATORS",
     "GRAVITY",
@@ -50,6 +69,13 @@ __all__ = [
     "FullStateRegression",
     "IdentificationMethod",
     "IdentificationProblem",
+    "RecordData",
+    "load_problem",
+    "Residual",
+    "PINNSettings",
+    "PINNTrainer",
+    "PINNDivergenceError",
+    "TREATMENTS",
     "get_method",
     "RANK_TOL",
     "CatalogError",
