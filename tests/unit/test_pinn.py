@@ -208,3 +208,15 @@ def test_malformed_identification_config_names_the_field(repo, patch, field):
             }
     with pytest.raises(ConfigError, match=re.escape(f"config field '{field}'")):
         check_config(cfg, repo / "config/schema.yaml")
+
+
+def test_axial_stiffness_can_be_identified_jointly(taut):
+    s, rd = taut
+    problem = IdentificationProblem(
+        s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": float(s.cable_EA.mean())}, lambda0=s.bar_sigma
+    )
+    out = get_method("pinn_smooth", steps=30, log_every=0, identify_EA=True, EA0=300.0).run(problem)
+    assert out["identified"]["EA"] != pytest.approx(300.0) and "EA_pct" in out["errors"]
+    assert out["errors"]["EA_pct"] == pytest.approx(
+        100 * abs(out["identified"]["EA"] - out["exact"]["EA"]) / out["exact"]["EA"]
+    )

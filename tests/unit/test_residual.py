@@ -93,3 +93,19 @@ def test_smoothed_law_bias_closed_form_and_below_one_percent_on_x1():
 )
 def test_fischer_burmeister_zero_set_is_the_complementarity_law(a, b, zero):
     assert (abs(fischer_burmeister(a, b)) < 1e-15) == zero
+
+
+def test_tension_law_reproduces_the_exact_law_with_elastic_tensions():
+    """The complementarity treatment's cable term equals the exact law when T = sigma(l) l."""
+    dyn, rec, f, _ = _record(X1, [[1, 1]], 40.0)
+    res = Residual(dyn)
+    q, qd = (torch.as_tensor(rec[k][:, dyn.free]) for k in ("q", "qd"))
+    sigma, c = torch.as_tensor(dyn.params.sigma), torch.tensor(1.0)
+    K, L0 = res.members(sigma)
+    length = ((res.Cc @ res.nodes(q)) ** 2).sum(-1) ** 0.5
+    T = torch.clamp(K * (length - L0), min=0.0)
+    a = res.cable_forces(q, qd, sigma, c, law="exact")
+    b = res.cable_forces(q, qd, sigma, c, law="tension", tension=T)
+    assert float((a - b).abs().max()) < 1e-12
+    ncp = res.ncp(q, T, sigma, tension_scale=10.0, slack_scale=torch.full((4,), 0.05, dtype=torch.float64))
+    assert float(ncp.abs().max()) < 1e-9  # the elastic tensions satisfy complementarity
