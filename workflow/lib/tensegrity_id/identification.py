@@ -246,7 +246,13 @@ def register(cls):
     return cls
 
 
-_BUILTIN = {"regression": "regression", "pinn_smooth": "pinn", "pinn_fb": "pinn", "pinn_event": "pinn"}
+_BUILTIN = {
+    "regression": "regression",
+    "lm_shooting": "shooting",
+    "pinn_smooth": "pinn",
+    "pinn_fb": "pinn",
+    "pinn_event": "pinn",
+}
 """Modules defining the built-in methods, imported on first use (the PINN pulls in torch)."""
 
 

@@ -119,6 +119,7 @@ def simulate(
     atol: float = 1e-8,
     method: str = "RK45",
     max_pieces: int = 100_000,
+    max_nfev: int | None = None,
     q0=None,
     v0=None,
     max_step: float | None = None,
@@ -136,6 +137,10 @@ def simulate(
         Solver tolerances (1e-8 default; 1e-10 for reference runs).
     method : str
         An explicit Runge-Kutta method of ``solve_ivp`` (RK45, DOP853, RK23).
+    max_nfev : int, optional
+        Stop with :class:`SimulationError` after this many right-hand-side
+        evaluations (a guard for searches that wander into stiff parameter
+        regions; the reference records need about 3000).
     max_step : float, s, optional
         Largest solver step (default ``dt_out``), so that short pulses
         starting from rest are never stepped over.
@@ -170,6 +175,11 @@ def simulate(
 
     def rhs(t, y, taut):
         counters["nfev"] += 1
+        if max_nfev is not None and counters["nfev"] > max_nfev:
+            raise SimulationError(
+                f"structure '{name}': more than {max_nfev} right-hand-side evaluations by t = {t:.4g} s "
+                "(stiff at these parameters?)"
+            )
         qf, vf = y[:nf], y[nf : 2 * nf]
         fe = fext(t)
         qdd, _, pdamp = dyn.accelerations(qf, vf, fe, taut)
