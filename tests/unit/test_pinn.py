@@ -8,6 +8,7 @@ import torch
 from tensegrity_id import build_structure
 from tensegrity_id.config_check import ConfigError, check_config
 from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.excitation import Forcing
 from tensegrity_id.identification import IdentificationProblem, RecordData, get_method
 from tensegrity_id.pinn import PINNDivergenceError, PINNSettings, PINNTrainer
 from tensegrity_id.pinn_net import PINNNet, derivatives_autograd
@@ -111,6 +112,7 @@ def test_divergence_stops_with_a_clear_message_and_keeps_the_last_checkpoint(tau
 
     class Poisoned:
         amplitude, coords, spec = forcing.amplitude, forcing.coords, forcing.spec
+        at = Forcing.at  # the real vectorised evaluation, over the poisoned signals
 
         def signals(self, t):
             calls["n"] += 1

@@ -72,6 +72,13 @@ class Forcing:
         # sampled random classes: linear interpolation of the stored samples
         return np.interp(t, self._grid, self._samples, left=0.0, right=0.0)[None]
 
+    def at(self, t, n_coords: int) -> np.ndarray:
+        """External force on all coordinates at the times ``t``, shape (n_t, n_coords), N."""
+        t = np.atleast_1d(np.asarray(t, float))
+        F = np.zeros((t.size, n_coords))
+        F[:, list(self.coords)] = np.asarray(self.signals(t)).reshape(len(self.coords), -1).T
+        return F
+
     def __call__(self, t: float, n_coords: int) -> np.ndarray:
         """External force on all coordinates at time ``t``, shape (n_coords,), N."""
         f = np.zeros(n_coords)

@@ -28,7 +28,7 @@ import numpy as np
 
 from .dynamics import Dynamics
 from .excitation import Forcing
-from .simulate import simulate
+from .simulate import simulate_from_rest
 from .statics import RANK_TOL, equilibrium_matrix
 from .structure import Structure
 
@@ -124,7 +124,7 @@ def _dynamics_at(structure, theta_names, values):
 def _run(args):
     structure, theta, values, forcing, channels, sim = args
     dyn = _dynamics_at(structure, theta, values)
-    rec = simulate(dyn, forcing, q0=dyn.q0, v0=np.zeros_like(dyn.q0), **sim)
+    rec = simulate_from_rest(dyn, forcing, **sim)
     return rec.qdd[:, channels]
 
 

@@ -160,10 +160,8 @@ class IdentificationMethod:
         out = self._fit(problem)
         wall = time.perf_counter() - t0
         st = problem.structure
-        identified = {
-            "sigma": [float(v) for v in np.asarray(out.pop("sigma"), float)],
-            "c": float(out.pop("c")),
-        }
+        sigma = np.asarray(out.pop("sigma"), float)
+        identified = {"sigma": sigma, "c": float(out.pop("c"))}
         ea = out.pop("EA", None)
         if ea is not None:
             identified["EA"] = float(ea)
@@ -196,8 +194,7 @@ class IdentificationMethod:
 
         ho, mf, rc = pooled(held), pooled(misfit), pooled(recon)
         sig_max = scored["errors"]["sigma_max_pct"]
-        sigma_vals = np.asarray(identified["sigma"])
-        identified["sigma"] = [None if not np.isfinite(v) else float(v) for v in sigma_vals]
+        identified["sigma"] = [float(v) if np.isfinite(v) else None for v in sigma]
         result = {
             "method": self.name,
             "structure": st.name,

@@ -180,14 +180,6 @@ class PINNSettings:
         return cls(**d)
 
 
-def _forcing_matrix(forcing, t: np.ndarray, n_coords: int) -> np.ndarray:
-    """External force on all coordinates at times ``t``, shape (n_t, n_coords), N."""
-    F = np.zeros((t.size, n_coords))
-    if forcing is not None:
-        F[:, list(forcing.coords)] = np.asarray(forcing.signals(t)).reshape(len(forcing.coords), -1).T
-    return F
-
-
 @dataclass
 class _Rec:
     """Torch-side data of one record."""
@@ -238,13 +230,14 @@ class PINNTrainer:
         pos = {int(c): i for i, c in enumerate(self.free)}
         if not records:
             raise ValueError("the physics-informed identification needs at least one record")
-        p_max = max(r.forcing.amplitude for r in records if r.forcing is not None) if records else 1.0
+        for r in records:
+            if r.forcing is None:
+                raise ValueError(f"record '{r.name}': the EOM residual needs the known forcing")
+        p_max = max(r.forcing.amplitude for r in records)
         self.recs: list[_Rec] = []
         a_sq = []
         R = len(records)
         for i, r in enumerate(records):
-            if r.forcing is None:
-                raise ValueError(f"record '{r.name}': the EOM residual needs the known forcing")
             sens = r.sensors
             for key in ("t", "channels", "noisy", "train", "keep"):
                 if key not in sens:
@@ -256,6 +249,7 @@ class PINNTrainer:
             if not np.isfinite(np.asarray(sens["noisy"], float)).all():
                 raise ValueError(f"record '{r.name}': the sensor data contain NaN or infinite values")
             T = float(t[-1])
+            T_ref = T if s.t_ref is None else float(s.t_ref)
             use = np.asarray(sens["train"]) & np.asarray(sens["keep"])
             a = np.asarray(sens["noisy"], float)[use]
             a_sq.append(a**2)
@@ -268,15 +262,13 @@ class PINNTrainer:
                     name=r.name,
                     forcing=r.forcing,
                     T=T,
-                    T_ref=T if s.t_ref is None else float(s.t_ref),
+                    T_ref=T_ref,
                     p=float(r.forcing.amplitude),
                     desc=desc,
                     t=t,
                     channels=np.asarray(sens["channels"], int),
                     ch_free=torch.as_tensor([pos[int(c)] for c in sens["channels"]]),
-                    tau_train=torch.as_tensor(t[use] / (T if s.t_ref is None else s.t_ref), dtype=self.dtype)[
-                        :, None
-                    ],
+                    tau_train=torch.as_tensor(t[use] / T_ref, dtype=self.dtype)[:, None],
                     a_train=torch.as_tensor(a, dtype=self.dtype),
                     events=torch.zeros(0, dtype=self.dtype),
                 )
@@ -403,7 +395,7 @@ class PINNTrainer:
             descs.append(self._desc(rec, tc.shape[0]))
             inv_T.append(torch.full((tc.shape[0], 1), 1.0 / rec.T_ref, dtype=self.dtype))
             t_np = tc[:, 0].numpy() * rec.T_ref
-            fext.append(torch.as_tensor(_forcing_matrix(rec.forcing, t_np, n_coords), dtype=self.dtype))
+            fext.append(torch.as_tensor(rec.forcing.at(t_np, n_coords), dtype=self.dtype))
             p2.append(torch.full((tc.shape[0], 1), rec.p**2, dtype=self.dtype))
         n_c = sum(x.shape[0] for x in taus)
         for rec in self.recs:

@@ -58,7 +58,7 @@ def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=10.0,
     s, length, rate = cable_kinematics(dyn.Cc, x, v)  # (n_t, nc, dim), (n_t, nc)
     # nodal force of a unit force density in each cable: node i +s, node j -s
     n_vec = -np.einsum("kn,tkd->tknd", dyn.Cc, s).reshape(len(t), nc, -1)[:, :, free]
-    fe = np.array([forcing(ti, dyn.q0.size)[free] for ti in t]) if forcing is not None else 0.0
+    fe = forcing.at(t, dyn.q0.size)[:, free] if forcing is not None else 0.0
     base = qdd[:, free] @ dyn.Mff.T - dyn.G[free] - fe  # (n_t, n_free)
     Ns = [null_space(dyn.constraint_jacobian(x[i])[:, free]) for i in range(len(t))]
     sigma = np.full(nc, float(sigma0))

@@ -45,6 +45,7 @@ from .cables import (
     smoothed_force_density,
     smoothed_taut_switch,
     smoothing_peak_bias,
+    strain_coordinate,
 )
 from .dynamics import Dynamics, MemberParameters
 
@@ -104,11 +105,14 @@ class Residual:
         """The free-coordinate part of full force vectors (..., n_coords)."""
         return f_full @ self.B.T
 
+    def cable_lengths(self, q_f):
+        """Cable lengths l_k, shape (..., n_cables), m."""
+        s = self.Cc @ self.nodes(q_f)
+        return (s * s).sum(-1) ** 0.5
+
     def strain(self, q_f, sigma, EA=None):
         """Cable strain coordinate e = 1 - L0/l, shape (..., n_cables)."""
-        _, L0 = self.members(sigma, EA)
-        s = self.Cc @ self.nodes(q_f)
-        return 1.0 - L0 / (s * s).sum(-1) ** 0.5
+        return strain_coordinate(self.cable_lengths(q_f), self.members(sigma, EA)[1])
 
     # ---------------------------------------------------------- residuals
     def cable_forces(self, q_f, qd_f, sigma, c, EA=None, *, law="exact", beta=800.0, tension=None, taut=None):
@@ -176,15 +180,14 @@ class Residual:
         force-free).
         """
         K, L0 = self.members(sigma, EA)
-        s = self.Cc @ self.nodes(q_f)
-        length = (s * s).sum(-1) ** 0.5
-        g = L0 - length + tension / K
+        g = L0 - self.cable_lengths(q_f) + tension / K
         return fischer_burmeister(tension / tension_scale, g / slack_scale)
 
 
 # ------------------------------------------------------------ verification
-def _terms_scale(res: Residual, q, qd, qdd, lam, fe, sigma, c, taut):
-    """Largest magnitude among the force terms of the balance (for a relative level)."""
+def _level(res: Residual, q, qd, qdd, lam, fe, sigma, c, taut, n_slack: int) -> dict:
+    """Largest exact-law residual relative to the largest force term of the balance."""
+    r = res.eom(q, qd, qdd, lam, fe, sigma, c, law="exact", taut=taut)
     terms = [
         qdd @ res.Mff.T,
         res.cable_forces(q, qd, sigma, c, taut=taut),
@@ -193,15 +196,21 @@ def _terms_scale(res: Residual, q, qd, qdd, lam, fe, sigma, c, taut):
     ]
     if fe is not None:
         terms.append(res.to_free(fe))
-    return max(float(t.abs().max()) for t in terms)
+    scale = max(float(t.abs().max()) for t in terms)
+    return {
+        "max_abs_residual_N": float(r.abs().max()),
+        "force_scale_N": scale,
+        "relative": float(r.abs().max()) / scale,
+        "n_samples": int(q.shape[0]),
+        "n_slack_samples": int(n_slack),
+    }
 
 
 def _record_tensors(dyn: Dynamics, record: dict, forcing):
-    free = dyn.free
-    t = record["t"]
-    fe = np.array([forcing(ti, dyn.q0.size) for ti in t]) if forcing is not None else None
+    """Free coordinates, velocities and the forcing on all coordinates of a record (float64)."""
     tt = lambda a: torch.as_tensor(a, dtype=torch.float64)  # noqa: E731
-    return tt(record["q"][:, free]), tt(record["qd"][:, free]), (tt(fe) if fe is not None else None)
+    fe = tt(forcing.at(record["t"], dyn.q0.size)) if forcing is not None else None
+    return tt(record["q"][:, dyn.free]), tt(record["qd"][:, dyn.free]), fe
 
 
 def verify_against_simulator(dyn: Dynamics, record: dict, forcing) -> dict:
@@ -221,17 +230,8 @@ def verify_against_simulator(dyn: Dynamics, record: dict, forcing) -> dict:
         qdd[i], lam[i], _ = dyn.accelerations(q[i].numpy(), qd[i].numpy(), f_i)
     sigma = torch.as_tensor(dyn.params.sigma)
     c = torch.as_tensor(dyn.params.c)
-    qdd_t, lam_t = torch.as_tensor(qdd), torch.as_tensor(lam)
-    r = res.eom(q, qd, qdd_t, lam_t, fe, sigma, c, law="exact")
-    scale = _terms_scale(res, q, qd, qdd_t, lam_t, fe, sigma, c, None)
-    taut = (res.strain(q, sigma) > 0).numpy()
-    return {
-        "max_abs_residual_N": float(r.abs().max()),
-        "force_scale_N": scale,
-        "relative": float(r.abs().max()) / scale,
-        "n_samples": int(q.shape[0]),
-        "n_slack_samples": int((~taut).any(axis=1).sum()),
-    }
+    n_slack = (res.strain(q, sigma) <= 0).any(dim=1).sum()
+    return _level(res, q, qd, torch.as_tensor(qdd), torch.as_tensor(lam), fe, sigma, c, None, n_slack)
 
 
 def verify_on_record(dyn: Dynamics, record: dict, forcing) -> dict:
@@ -247,15 +247,8 @@ def verify_on_record(dyn: Dynamics, record: dict, forcing) -> dict:
     taut = torch.as_tensor(record["taut"])
     sigma = torch.as_tensor(dyn.params.sigma)
     c = torch.as_tensor(dyn.params.c)
-    r = res.eom(q, qd, qdd, lam, fe, sigma, c, law="exact", taut=taut)
-    scale = _terms_scale(res, q, qd, qdd, lam, fe, sigma, c, taut)
-    return {
-        "max_abs_residual_N": float(r.abs().max()),
-        "force_scale_N": scale,
-        "relative": float(r.abs().max()) / scale,
-        "n_samples": int(q.shape[0]),
-        "n_slack_samples": int((~record["taut"]).any(axis=1).sum()),
-    }
+    n_slack = (~record["taut"]).any(axis=1).sum()
+    return _level(res, q, qd, qdd, lam, fe, sigma, c, taut, n_slack)
 
 
 def smoothing_bias(dyn: Dynamics, beta: float, *, n_grid: int = 20001) -> dict:

@@ -44,7 +44,7 @@ import numpy as np
 
 from .dynamics import Dynamics
 from .identifiability import structural_identifiability
-from .simulate import SimulationError, simulate
+from .simulate import SimulationError, simulate_from_rest
 
 __all__ = [
     "OUTCOME_RULE",
@@ -159,9 +159,8 @@ def resimulate(structure, forcing, identified: dict, states: dict, channels, sim
         kwargs["EA"] = identified["EA"]
     t = states["t"]
     sim = {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **sim}
-    dyn = Dynamics(structure, **kwargs)
-    try:  # from rest in q0, as the identified model starts (not its own equilibrium)
-        rec = simulate(dyn, forcing, q0=dyn.q0, v0=np.zeros_like(dyn.q0), **sim)
+    try:
+        rec = simulate_from_rest(Dynamics(structure, **kwargs), forcing, **sim)
     except SimulationError as exc:
         return {"pct": None, "coord": coord, "reason": str(exc)}
     true = states["qdd"][:, coord]

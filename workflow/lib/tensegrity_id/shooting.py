@@ -37,7 +37,7 @@ from scipy.optimize import least_squares
 
 from .dynamics import Dynamics
 from .identification import IdentificationMethod, IdentificationProblem, register
-from .simulate import SimulationError, simulate
+from .simulate import SimulationError, simulate_from_rest
 
 __all__ = ["LMShooting", "shooting_residual"]
 
@@ -49,7 +49,7 @@ FAILED_RESIDUAL = 1e3
 def _simulate(structure, theta, forcing, sim):
     n = structure.n_cables
     dyn = Dynamics(structure, sigma=np.exp(theta[:n]), c=float(np.exp(theta[n])))
-    return simulate(dyn, forcing, q0=dyn.q0, v0=np.zeros_like(dyn.q0), **sim)
+    return simulate_from_rest(dyn, forcing, **sim)
 
 
 def shooting_residual(structure, theta, records: list[dict], sim: dict) -> np.ndarray:

@@ -25,7 +25,7 @@ from scipy.integrate import solve_ivp
 from .dynamics import Dynamics
 from .excitation import Forcing
 
-__all__ = ["SimulationError", "Record", "simulate", "check_initial_state"]
+__all__ = ["SimulationError", "Record", "simulate", "simulate_from_rest", "check_initial_state"]
 
 
 class SimulationError(RuntimeError):
@@ -293,3 +293,13 @@ def simulate(
             "wall_s": wall,
         },
     )
+
+
+def simulate_from_rest(dyn: Dynamics, forcing: Forcing | None, **sim) -> Record:
+    """Integrate from rest in the reference configuration ``q0``, balanced or not.
+
+    A model with perturbed or identified parameters starts where the
+    identified model does: at rest in ``q0``, which is an equilibrium only of
+    the exact prestress (Fisher sensitivities, shooting, re-simulation).
+    """
+    return simulate(dyn, forcing, q0=dyn.q0, v0=np.zeros_like(dyn.q0), **sim)
