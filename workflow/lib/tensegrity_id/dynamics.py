@@ -215,6 +215,43 @@ class Dynamics:
         fd = nodal_cable_forces(self.Cc, s, dmp).ravel()
         return qdd, lam, float(fd[self.free] @ v_free)
 
+    def accelerations_batch(self, q_free, v_free, K, L0, c, f_ext=None):
+        """Accelerations of a batch of states, each with its own cable constants.
+
+        The same saddle-point solve as :meth:`accelerations` with the exact
+        tension-only law (taut where ``length > L0``), vectorised over the
+        leading axis for filters that propagate many parameter samples at once.
+
+        Parameters
+        ----------
+        q_free, v_free : ndarray, shape (B, n_free)
+        K, L0, c : ndarray, shape (B, n_cables) or broadcastable
+            Cable stiffness (N/m), rest length (m), damper coefficient (N s/m).
+        f_ext : ndarray, shape (n_coords,) or (B, n_coords), optional
+
+        Returns
+        -------
+        qdd : ndarray, shape (B, n_free), m/s^2
+        """
+        x, v = self.full(q_free, v_free)
+        s, length, rate = cable_kinematics(self.Cc, x, v)
+        w = np.where(length > L0, K * (1.0 - L0 / length) + c * rate / length, 0.0)
+        f = self.G + nodal_cable_forces(self.Cc, s, w).reshape(len(q_free), -1)
+        if f_ext is not None:
+            f = f + f_ext
+        ff = f[:, self.free]
+        Mf = ff @ self.Minv.T
+        if not len(self.Cb):
+            return Mf
+        b = self.Cb @ x
+        J = (self.Cb[:, :, None] * b[:, :, None, :]).reshape(len(b), len(self.Cb), -1)[:, :, self.free]
+        bd = self.Cb @ v
+        kappa = (bd * bd).sum(-1)
+        MJ = np.einsum("ij,bkj->bik", self.Minv, J)
+        A = J @ MJ
+        lam = np.linalg.solve(A, (np.einsum("bkj,bj->bk", J, Mf) + kappa)[..., None])[..., 0]
+        return Mf - np.einsum("bik,bk->bi", MJ, lam)
+
     def energies(self, q_free, v_free, taut=None):
         """Kinetic, gravitational and strain energy, J (arrays over leading axes)."""
         x, v = self.full(q_free, v_free)

@@ -246,6 +246,8 @@ def register(cls):
 _BUILTIN = {
     "regression": "regression",
     "lm_shooting": "shooting",
+    "ukf": "filters",
+    "pf_enkf": "filters",
     "pinn_smooth": "pinn",
     "pinn_fb": "pinn",
     "pinn_event": "pinn",

@@ -40,11 +40,15 @@ Outcome rule (thresholds from the config, defaults below)
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from .dynamics import Dynamics
 from .identifiability import structural_identifiability
 from .simulate import SimulationError, simulate_from_rest
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "OUTCOME_RULE",
@@ -53,6 +57,7 @@ __all__ = [
     "held_out_misfit_pct",
     "reconstruction_pct",
     "resimulate",
+    "simulated_prediction",
     "classify_outcome",
     "outcome_rule_text",
 ]
@@ -172,6 +177,28 @@ def resimulate(structure, forcing, identified: dict, states: dict, channels, sim
         "true": true,
         "resim": rec.qdd[:, coord],
     }
+
+
+def simulated_prediction(structure, records, sigma, c, sim: dict) -> list:
+    """Sensor predictions of a parameter estimate by forward simulation, per record.
+
+    For methods whose estimate is a parameter vector only (shooting, filters):
+    ``[{"q", "qdd", "a"} or None (simulation failed), ...]`` on the records'
+    sensor times, for the held-out and reconstruction metrics.
+    """
+    sim = {k: v for k, v in sim.items() if k != "max_nfev"}
+    out = []
+    for r in records:
+        t = np.asarray(r.sensors["t"], float)
+        kw = {**sim, "t_end": float(t[-1]), "dt_out": float(t[1] - t[0])}
+        try:
+            rec = simulate_from_rest(Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)), r.forcing, **kw)
+        except SimulationError as exc:
+            log.info("prediction failed: %s", exc)
+            out.append(None)
+            continue
+        out.append({"q": rec.q, "qdd": rec.qdd, "a": rec.qdd[:, np.asarray(r.sensors["channels"], int)]})
+    return out
 
 
 def outcome_rule_text(rule: dict) -> str:

@@ -37,6 +37,7 @@ from scipy.optimize import least_squares
 
 from .dynamics import Dynamics
 from .identification import IdentificationMethod, IdentificationProblem, register
+from .scoring import simulated_prediction
 from .simulate import SimulationError, simulate_from_rest
 
 __all__ = ["LMShooting", "shooting_residual"]
@@ -185,13 +186,7 @@ class LMShooting(IdentificationMethod):
             if pool is not None:
                 pool.shutdown()
         best = min(runs, key=lambda r: r["chi2"])
-        predicted = []
-        for r in problem.records:
-            try:
-                rec = _simulate(st, best["x"], r.forcing, {k: v for k, v in sim.items() if k != "max_nfev"})
-                predicted.append({"q": rec.q, "qdd": rec.qdd, "a": rec.qdd[:, r.sensors["channels"]]})
-            except SimulationError:
-                predicted.append(None)
+        predicted = simulated_prediction(st, problem.records, best["sigma"], best["c"], sim)
         for r in runs:
             r.pop("x")
         return {
