@@ -53,7 +53,9 @@ localrules:
     plot_fig4,
     plot_fig5,
     make_table5,
+    make_table6,
     make_pinn_summary,
+    plot_baselines,
 
 
 rule all:
@@ -81,6 +83,17 @@ rule all:
             f"results/identify/regression/{s}/{r}/fullstate_seed0.json"
             for s, r in REGRESSION
         ],
+        baselines=[baseline_path(*x) for x in BASELINE_RUNS],
+        lm_restarts=[
+            baseline_path("lm_shooting", s, r, p, 0, "_restarts.json")
+            for s, r, p in RESTARTS
+        ],
+        landscapes=[
+            f"results/values/lm_landscape/{s}/{r}/{p}.json" for s, r, p in LANDSCAPE
+        ],
+        table6=rules.make_table6.output if TABLE6 else [],
+        springrod=rules.springrod_example.output if config.get("springrod") else [],
+        baseline_figure=rules.plot_baselines.output if LANDSCAPE else [],
         record_figures=[
             f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
         ],

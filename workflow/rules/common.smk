@@ -157,6 +157,10 @@ def _pinn_runs():
                     runs.append((t, s, r, p, seed, n))
     for s, r, p, t, n, seed in config.get("figures", {}).get("fig4", []):
         runs.append((t, s, r, p, seed, n))
+    t6 = config.get("table6", {})
+    for r in t6.get("records", {}).values() if "pinn" in t6 else []:
+        pn = t6["pinn"]
+        runs.append((pn["treatment"], t6["structure"], r, t6["protocol"], pn.get("seed", 0), pn["steps"]))
     return [x for x in dict.fromkeys(runs) if _pinn_case_ok(x[1], x[2], x[3])]
 
 
@@ -194,3 +198,72 @@ FIG4 = [
     for s, r, p, t, n, seed in config.get("figures", {}).get("fig4", [])
     if _pinn_case_ok(s, r, p)
 ]
+
+# ------------------------------------------------------- classical baselines
+BASELINES = config.get("identify", {}).get("baselines", {})
+BASELINE_METHODS = ["lm_shooting", "ukf", "pf_enkf"]
+BASELINE_LIB = SIM_LIB + lib(
+    "identification.py",
+    "identifiability.py",
+    "statics.py",
+    "scoring.py",
+    "problem_io.py",
+    "sensors.py",
+    "shooting.py",
+    "filters.py",
+)
+
+
+def _case_ok(s, r, p):
+    return (
+        s in BUILT
+        and (s, r) in set(RECORDS)
+        and p in config.get("protocols", {}).get(s, {})
+    )
+
+
+def baseline_path(method, s, r, p, seed, suffix=".json"):
+    return f"results/identify/{method}/{s}/{r}/{p}_seed{seed}{suffix}"
+
+
+def _table6_runs():
+    t6 = config.get("table6", {})
+    if not t6:
+        return []
+    return [
+        (m, t6["structure"], r, t6["protocol"], t6.get("seed", 0))
+        for m in t6.get("methods", BASELINE_METHODS)
+        for r in t6["records"].values()
+    ]
+
+
+BASELINE_RUNS = [
+    x
+    for x in dict.fromkeys(
+        [
+            (m, s, r, p, seed)
+            for m in BASELINES.get("methods", {})
+            for s, r, p in BASELINES.get("cases", [])
+            for seed in BASELINES.get("seeds", [0])
+        ]
+        + _table6_runs()
+    )
+    if _case_ok(*x[1:4])
+]
+RESTARTS = [
+    tuple(c)
+    for c in BASELINES.get("restarts", {}).get("cases", [])
+    if _case_ok(*c)
+]
+LANDSCAPE = [
+    tuple(c)
+    for c in BASELINES.get("landscape", {}).get("cases", [])
+    if _case_ok(*c)
+]
+
+
+TABLE6 = (
+    bool(config.get("table6"))
+    and all(_case_ok(config["table6"]["structure"], r, config["table6"]["protocol"])
+            for r in config["table6"]["records"].values())
+)

@@ -117,3 +117,29 @@ rule plot_fig5:
         mem_mb=1000,
     script:
         "../scripts/plot_fig5.py"
+
+
+rule plot_baselines:
+    input:
+        landscapes=[
+            f"results/values/lm_landscape/{s}/{r}/{p}.json" for s, r, p in LANDSCAPE
+        ],
+        pf=[
+            baseline_path(*x)
+            for x in BASELINE_RUNS
+            if x[0] == "pf_enkf" and (x[1], x[2], x[3]) in set(LANDSCAPE)
+        ],
+        lib=lib("baseline_plots.py"),
+    output:
+        pdf="results/figures/baselines.pdf",
+        png="results/figures/baselines.png",
+    log:
+        "logs/plot_baselines.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_baselines.py"

@@ -88,3 +88,127 @@ rule verify_residual:
         bias_structures=config.get("verify_residual", {}).get("bias_structures", []),
     script:
         "../scripts/verify_residual.py"
+
+
+def _baseline_params():
+    return dict(
+        noise_seed=lambda w: entry("protocols", w.structure, w.protocol).get(
+            "noise_seed", 0
+        ),
+        sigma0=BASELINES.get("sigma0", 10.0),
+        c0=BASELINES.get("c0", 0.3),
+        sim=config["simulation"],
+        outcome=config["identify"].get("outcome", {}),
+    )
+
+
+rule identify_baseline:
+    input:
+        structure="results/structures/{structure}.json",
+        record_npz="results/records/{structure}/{record}.npz",
+        record_json="results/records/{structure}/{record}.json",
+        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
+        lib=BASELINE_LIB,
+    output:
+        json="results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json",
+    wildcard_constraints:
+        method="|".join(BASELINE_METHODS),
+        seed=r"\d+",
+    log:
+        "logs/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.log",
+    benchmark:
+        "benchmarks/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
+        **_baseline_params(),
+    script:
+        "../scripts/identify_baseline.py"
+
+
+rule lm_restarts:
+    input:
+        structure="results/structures/{structure}.json",
+        record_npz="results/records/{structure}/{record}.npz",
+        record_json="results/records/{structure}/{record}.json",
+        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
+        lib=BASELINE_LIB,
+    output:
+        json="results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_restarts.json",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.log",
+    benchmark:
+        "benchmarks/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=120,
+        mem_mb=2000,
+    params:
+        options=lambda w: {
+            **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
+            **BASELINES.get("restarts", {}).get("options", {}),
+            "starts": BASELINES.get("restarts", {}).get("starts"),
+        },
+        **_baseline_params(),
+    script:
+        "../scripts/identify_baseline.py"
+
+
+rule lm_landscape:
+    input:
+        structure="results/structures/{structure}.json",
+        record_npz="results/records/{structure}/{record}.npz",
+        record_json="results/records/{structure}/{record}.json",
+        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
+        lib=BASELINE_LIB,
+    output:
+        json="results/values/lm_landscape/{structure}/{record}/{protocol}.json",
+    log:
+        "logs/lm_landscape/{structure}/{record}/{protocol}.log",
+    benchmark:
+        "benchmarks/lm_landscape/{structure}/{record}/{protocol}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        n_line=BASELINES.get("landscape", {}).get("n_line", 49),
+        n_grid=BASELINES.get("landscape", {}).get("n_grid", 9),
+        **_baseline_params(),
+    script:
+        "../scripts/scan_shooting_landscape.py"
+
+
+rule springrod_example:
+    input:
+        published="resources/published/springrod_appendix_a.csv",
+        lib=lib("springrod.py", "tables.py", "runio.py"),
+    output:
+        json="results/identify/springrod/summary.json",
+        csv="results/tables/springrod.csv",
+        md="results/tables/springrod.md",
+    log:
+        "logs/springrod_example.log",
+    benchmark:
+        "benchmarks/springrod_example.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        settings=config.get("springrod", {}),
+    script:
+        "../scripts/springrod_example.py"

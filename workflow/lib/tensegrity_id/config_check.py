@@ -192,3 +192,25 @@ def _check_identification(config: dict) -> None:
         check_case(f"table5.cases[{i}]", s, r, p)
     for i, case in enumerate(config.get("figures", {}).get("fig4", [])):
         check_case(f"figures.fig4[{i}]", case[0], case[1], case[2])
+    _check_baselines(config, check_case)
+
+
+def _check_baselines(config: dict, check_case) -> None:
+    """Baseline options are known to their method; cases and Table 6 name existing records."""
+    from .identification import get_method
+
+    base = config.get("identify", {}).get("baselines", {})
+    for name, options in (base.get("methods") or {}).items():
+        try:
+            get_method(name, **(options or {}))
+        except ValueError as exc:
+            raise ConfigError(f"config field 'identify.baselines.methods.{name}': {exc}") from None
+    for key in ("cases", "restarts.cases", "landscape.cases"):
+        sec, _, sub = key.partition(".")
+        cases = base.get(sec, {}).get(sub, []) if sub else base.get(sec, [])
+        for i, (s, r, p) in enumerate(cases):
+            check_case(f"identify.baselines.{key}[{i}]", s, r, p)
+    t6 = config.get("table6")
+    if t6:
+        for kind, r in t6["records"].items():
+            check_case(f"table6.records.{kind}", t6["structure"], r, t6["protocol"])

@@ -272,25 +272,25 @@ class JointUKF(IdentificationMethod):
 
     name = "ukf"
     n_hyperparameters = 11
+    defaults = {
+        "alpha": 1.0,
+        "beta": 2.0,
+        "kappa": 0.0,
+        "p0_state": 1e-6,
+        "p0_theta": 1.0,
+        "q_state": 1e-4,
+        "q_theta": 1e-3,
+        "n_passes": 3,
+        "n_sub": 4,
+        "eig_floor": 1e-14,
+        "eig_ceiling": 1e2,
+        "clip_disp": 0.5,
+        "clip_vel": 20.0,
+        "log_bounds": [-7.0, 10.0],
+    }
 
     def _fit(self, problem: IdentificationProblem) -> dict:
-        o = {
-            "alpha": 1.0,
-            "beta": 2.0,
-            "kappa": 0.0,
-            "p0_state": 1e-6,
-            "p0_theta": 1.0,
-            "q_state": 1e-4,
-            "q_theta": 1e-3,
-            "n_passes": 3,
-            "n_sub": 4,
-            "eig_floor": 1e-14,
-            "eig_ceiling": 1e2,
-            "clip_disp": 0.5,
-            "clip_vel": 20.0,
-            "log_bounds": [-7.0, 10.0],
-            **self.options,
-        }
+        o = self.resolved_options()
         m = _StructureModel(problem, o["n_sub"])
         nf, nc = m.nf, m.nc
         npar = nc + 1
@@ -394,18 +394,18 @@ class EnKFParticleFilter(IdentificationMethod):
 
     name = "pf_enkf"
     n_hyperparameters = 6
+    defaults = {
+        "n_particles": 400,
+        "prior_std": 1.0,
+        "q_state": 1e-3,
+        "jitter": 0.02,
+        "resample_fraction": 0.5,
+        "n_sub": 4,
+        "log_bounds": [-7.0, 10.0],
+    }
 
     def _fit(self, problem: IdentificationProblem) -> dict:
-        o = {
-            "n_particles": 400,
-            "prior_std": 1.0,
-            "q_state": 1e-3,
-            "jitter": 0.02,
-            "resample_fraction": 0.5,
-            "n_sub": 4,
-            "log_bounds": [-7.0, 10.0],
-            **self.options,
-        }
+        o = self.resolved_options()
         m = _StructureModel(problem, o["n_sub"])
         nf, nc = m.nf, m.nc
         N = int(o["n_particles"])

@@ -141,8 +141,22 @@ class IdentificationMethod:
     """Numeric or structural choices that are neither properties of the structure
     or record nor convergence tolerances (the seed's Table 6 definition)."""
 
+    defaults: dict | None = None
+    """Option names and default values; when set, unknown options are refused."""
+
     def __init__(self, **options):
+        if self.defaults is not None:
+            unknown = sorted(set(options) - set(self.defaults))
+            if unknown:
+                raise ValueError(
+                    f"unknown option(s) {', '.join(unknown)} of method '{self.name}'; "
+                    f"known: {', '.join(sorted(self.defaults))}"
+                )
         self.options = options
+
+    def resolved_options(self) -> dict:
+        """The defaults updated by the options."""
+        return {**(self.defaults or {}), **self.options}
 
     def _fit(self, problem: IdentificationProblem) -> dict:
         """Return ``{"sigma": array, "c": float, "EA"?: float, "n_forward_simulations": int,

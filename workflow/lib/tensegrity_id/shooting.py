@@ -40,7 +40,7 @@ from .identification import IdentificationMethod, IdentificationProblem, registe
 from .scoring import simulated_prediction
 from .simulate import SimulationError, simulate_from_rest
 
-__all__ = ["LMShooting", "shooting_residual"]
+__all__ = ["LMShooting", "shooting_residual", "misfit_landscape"]
 
 log = logging.getLogger(__name__)
 FAILED_RESIDUAL = 1e3
@@ -88,6 +88,16 @@ class LMShooting(IdentificationMethod):
 
     name = "lm_shooting"
     n_hyperparameters = 2
+    defaults = {
+        "diff_step": 1e-3,
+        "max_nfev": 200,
+        "spurious_chi2": 10.0,
+        "max_sim_nfev": 20_000,
+        "workers": 1,
+        "xtol": 1e-8,
+        "ftol": 1e-8,
+        "starts": None,
+    }
 
     def _records(self, problem: IdentificationProblem) -> list[dict]:
         out = []
@@ -108,16 +118,7 @@ class LMShooting(IdentificationMethod):
         return out
 
     def _fit(self, problem: IdentificationProblem) -> dict:
-        o = {
-            "diff_step": 1e-3,
-            "max_nfev": 200,
-            "spurious_chi2": 10.0,
-            "max_sim_nfev": 20_000,
-            "workers": 1,
-            "xtol": 1e-8,
-            "ftol": 1e-8,
-            **self.options,
-        }
+        o = self.resolved_options()
         st = problem.structure
         n = st.n_cables
         recs = self._records(problem)
@@ -198,3 +199,56 @@ class LMShooting(IdentificationMethod):
             "spurious_minimum": best["spurious"],
             "starts": runs,
         }
+
+
+def misfit_landscape(problem: IdentificationProblem, *, n_line: int = 49, n_grid: int = 9, max_sim_nfev: int = 20_000):
+    """The shooting misfit ``chi2`` on a line and a plane through the guess and the exact parameters.
+
+    A diagnosis of the least-squares surface that uses the exact parameters
+    (it explains a search, it is not part of one).  With ``g`` the guess and
+    ``e`` the exact point in ``(log sigma, log c)``:
+
+    * line: ``theta(s) = g + s (e - g)`` for ``s`` in ``[0, 1.2]``, ``n_line``
+      points; the local minima of ``chi2(s)`` are counted;
+    * plane: ``theta(s, d) = g + s (e_sigma - g_sigma) + d`` in ``log c`` with
+      ``s`` in ``[0, 1.2]`` and ``log c`` from ``log c0 - 1`` to
+      ``log c_exact + 2``, ``n_grid x n_grid`` points.
+
+    Returns a dict of arrays (lists) and counts.
+    """
+    m = LMShooting(max_sim_nfev=max_sim_nfev)
+    recs = m._records(problem)
+    st = problem.structure
+    n = st.n_cables
+    t = problem.records[0].sensors["t"]
+    sim = {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **problem.sim, "max_nfev": int(max_sim_nfev)}
+    g = np.r_[np.full(n, np.log(problem.sigma0)), np.log(problem.c0)]
+    sig = np.asarray(problem.truth["sigma"], float)
+    e = np.r_[np.log(np.where(sig > 0, sig, problem.sigma0)), np.log(problem.truth["c"])]
+
+    def chi2(theta):
+        return float(np.mean(shooting_residual(st, theta, recs, sim) ** 2))
+
+    s_line = np.linspace(0.0, 1.2, int(n_line))
+    line = np.array([chi2(g + s * (e - g)) for s in s_line])
+    interior = (line[1:-1] < line[:-2]) & (line[1:-1] < line[2:])
+    s_grid = np.linspace(0.0, 1.2, int(n_grid))
+    logc = np.linspace(g[n] - 1.0, e[n] + 2.0, int(n_grid))
+    plane = np.empty((len(logc), len(s_grid)))
+    for i, lc in enumerate(logc):
+        for j, s in enumerate(s_grid):
+            th = g + s * (e - g)
+            th[n] = lc
+            plane[i, j] = chi2(th)
+    return {
+        "s_line": s_line.tolist(),
+        "chi2_line": line.tolist(),
+        "n_local_minima_line": int(interior.sum()),
+        "local_minima_s": s_line[1:-1][interior].tolist(),
+        "s_grid": s_grid.tolist(),
+        "c_grid": np.exp(logc).tolist(),
+        "chi2_plane": plane.tolist(),
+        "guess": {"sigma": float(problem.sigma0), "c": float(problem.c0)},
+        "exact": {"sigma": sig.tolist(), "c": float(problem.truth["c"])},
+        "n_simulations": int(len(s_line) + plane.size),
+    }

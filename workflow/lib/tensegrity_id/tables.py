@@ -225,3 +225,56 @@ def write_table(df: pd.DataFrame, csv_path, md_path, *, title: str) -> None:
     Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(csv_path, index=False)
     Path(md_path).write_text(_markdown(df, title))
+
+
+TABLE6_LABELS = {
+    "pinn": "Physics-informed identification",
+    "lm_shooting": "Levenberg-Marquardt shooting",
+    "ukf": "Unscented Kalman filter",
+    "pf_enkf": "Particle filter with EnKF",
+    "regression": "Full-state regression (upper bound)",
+}
+
+
+def _note(res: dict) -> str:
+    if res.get("spurious_minimum") is not None:
+        return f"chi2 {res['chi2']:.3g}" + (" (spurious minimum)" if res["spurious_minimum"] else "")
+    if res.get("ess"):
+        return f"median ESS {res['ess']['median']:.3g} of {res['ess']['n_particles']}"
+    if res.get("steps"):
+        return f"{res['steps']} steps"
+    return ""
+
+
+def table6(runs: dict, published: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Method comparison on a taut and a slack-transition record (seed Table 6).
+
+    ``runs``: ``{method_key: {"taut": result, "slack": result}}`` (``pinn``
+    for any PINN treatment).  Published values, when given, sit next to the
+    reproduced ones (``paper_*`` columns).
+    """
+    rows = []
+    pub = published.set_index("method") if published is not None else None
+    for key, pair in runs.items():
+        t, s = pair["taut"], pair["slack"]
+        row = {
+            "method": TABLE6_LABELS.get(key, key),
+            "taut_sigma_max_pct": t["errors"]["sigma_max_pct"],
+            "taut_c_pct": t["errors"]["c_pct"],
+            "slack_sigma_max_pct": s["errors"]["sigma_max_pct"],
+            "slack_c_pct": s["errors"]["c_pct"],
+            "wall_taut_s": t["wall_s"],
+            "wall_slack_s": s["wall_s"],
+            "hyperparameters": t["n_hyperparameters"],
+            "taut_outcome": t["outcome"],
+            "slack_outcome": s["outcome"],
+            "taut_note": _note(t),
+            "slack_note": _note(s),
+        }
+        if pub is not None and key in pub.index:
+            for c in ("taut_sigma_max_pct", "taut_c_pct", "slack_sigma_max_pct", "slack_c_pct"):
+                row[f"paper_{c}"] = float(pub.loc[key, c])
+            row["paper_wall_s"] = f"{pub.loc[key, 'wall_taut_s']:g} / {pub.loc[key, 'wall_slack_s']:g}"
+            row["paper_hyperparameters"] = int(pub.loc[key, "hyperparameters"])
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,13 @@
+"""Figure of the classical baselines (rule plot_baselines): shooting misfit line and plane, PF ESS.
+
+Outputs ``results/figures/baselines.{pdf,png}`` from the lm_landscape scans and
+the pf_enkf result records of the same cases.
+"""
+
+from tensegrity_id.baseline_plots import plot_baselines
+from tensegrity_id.runio import read_json, setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, out = snakemake.input, snakemake.output  # noqa: F821
+plot_baselines([read_json(p) for p in inp.landscapes], [read_json(p) for p in inp.pf], [out.pdf, out.png])
+log.info("wrote %s", list(out))

@@ -1,0 +1,42 @@
+"""The shooting misfit on a line and a plane through the guess and the exact parameters (rule lm_landscape).
+
+Output ``results/values/lm_landscape/{structure}/{record}/{protocol}.json``:
+``s_line`` (-, 0 = guess, 1 = exact), ``chi2_line`` (mean squared misfit in
+noise standard deviations, 1 = noise floor), ``n_local_minima_line``,
+``local_minima_s``; ``s_grid``, ``c_grid`` (N s/m) and ``chi2_plane``
+(rows: c, columns: s); the guess and the exact parameters.  A diagnosis that
+uses the exact parameters, explaining where LM shooting stops.
+"""
+
+from tensegrity_id.problem_io import load_problem
+from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.shooting import misfit_landscape
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards  # noqa: F821
+problem = load_problem(
+    inp.structure,
+    [inp.record_npz],
+    [inp.record_json],
+    [inp.sensors],
+    noise_seed=par.noise_seed,
+    sim=par.sim,
+    sigma0=par.sigma0,
+    c0=par.c0,
+)
+scan = misfit_landscape(problem, n_line=par.n_line, n_grid=par.n_grid)
+i_exact = min(range(len(scan["s_line"])), key=lambda i: abs(scan["s_line"][i] - 1.0))
+scan.update(structure=wc.structure, record=wc.record, protocol=wc.protocol)
+log.info(
+    "%s/%s: %d local minima of chi2 between guess and exact on the line (at s = %s); chi2 at the guess %.4g, "
+    "at s = %.3g (nearest the exact point) %.4g; %d simulations",
+    wc.structure,
+    wc.record,
+    scan["n_local_minima_line"],
+    [round(s, 3) for s in scan["local_minima_s"]],
+    scan["chi2_line"][0],
+    scan["s_line"][i_exact],
+    scan["chi2_line"][i_exact],
+    scan["n_simulations"],
+)
+write_json(snakemake.output.json, scan)  # noqa: F821
