@@ -108,12 +108,42 @@ def test_pinn_outputs_follow_contracts(workdir):
     assert "step 300/300" in log and "ETA" in log
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 7
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 8
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
     assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
     for fig in ("fig4_identification", "fig5_resimulation"):
         assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
+
+
+def test_baseline_outputs_follow_contracts(workdir):
+    import numpy as np
+
+    for method, n_hyper in (("lm_shooting", 2), ("ukf", 11), ("pf_enkf", 6)):
+        for rec in ("taut_1pt", "slack_1pt"):
+            r = json.loads((workdir / f"results/identify/{method}/x1/{rec}/top_node_seed0.json").read_text())
+            assert r["method"] == method and r["record"] == rec and r["protocol"] == "top_node"
+            assert r["n_hyperparameters"] == n_hyper and r["wall_s"] > 0 and r["inert_members"] == [0]
+            assert {"sigma_max_pct", "c_pct"} <= set(r["errors"]) and r["exact"]["c"] == 1.0
+    lm = json.loads((workdir / "results/identify/lm_shooting/x1/taut_1pt/top_node_seed0.json").read_text())
+    assert lm["n_forward_simulations"] > 4 and isinstance(lm["spurious_minimum"], bool)
+    pf = json.loads((workdir / "results/identify/pf_enkf/x1/slack_1pt/top_node_seed0.json").read_text())
+    assert pf["ess"]["n_particles"] == 40 and len(pf["ess"]["value"]) == len(pf["ess"]["t"]) > 100
+    rs = json.loads(
+        (workdir / "results/identify/lm_shooting/x1/slack_1pt/top_node_seed0_restarts.json").read_text()
+    )
+    assert [s["start"] for s in rs["starts"]] == [[10.0, 0.3], [30.0, 1.0]]
+    assert all({"chi2", "spurious", "sigma_max_pct", "c_pct"} <= set(s) for s in rs["starts"])
+    scan = json.loads((workdir / "results/values/lm_landscape/x1/slack_1pt/top_node.json").read_text())
+    assert len(scan["chi2_line"]) == 5 and np.asarray(scan["chi2_plane"]).shape == (2, 2)
+    t6 = pd.read_csv(workdir / "results/tables/table6.csv")
+    assert len(t6) == 5 and t6["hyperparameters"].tolist()[:4] == [15, 2, 11, 6]
+    assert t6["paper_slack_sigma_max_pct"].iloc[1] == 0.07
+    assert t6["slack_sigma_max_pct"].iloc[4] < 1e-6  # full-state regression on noise-free states
+    sr = json.loads((workdir / "results/identify/springrod/summary.json").read_text())
+    assert sr["regression"]["success"] and sr["regression"]["K_over_M_err_pct"] < 0.1
+    assert set(sr["black_box"]) == {"lbfgsb", "cmaes"}
+    assert (workdir / "results/figures/baselines.png").stat().st_size > 10_000
 
 
 def test_nothing_to_do_after_a_run(workdir):
@@ -167,6 +197,8 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
     [
         ("structures:\n  x1:\n    prestress: {sigma_min: -5}\n", "structures.x1.prestress.sigma_min"),
         ("prism_feasibility: {step_deg: 0}\n", "prism_feasibility.step_deg"),
+        ("identify:\n  baselines:\n    methods:\n      ukf: {alpa: 1.0}\n", "identify.baselines.methods.ukf"),
+        ("table6: {records: {taut: nope}}\n", "table6.records.taut"),
     ],
 )
 def test_bad_config_stops_before_any_job(workdir, config_text, field):

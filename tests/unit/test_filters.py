@@ -66,7 +66,9 @@ def test_ukf_on_a_linear_spring_mass_matches_the_closed_form_kalman_filter():
     for k in range(nt):
         if k:
             x_u, P_u = ukf.predict(x_u, P_u, k)
-            g = np.concatenate(rk4_step(_acc, np.zeros((1, 1)), np.zeros((1, 1)), (k - 1) * h, h, n_sub), axis=1)[0]
+            g = np.concatenate(
+                rk4_step(_acc, np.zeros((1, 1)), np.zeros((1, 1)), (k - 1) * h, h, n_sub), axis=1
+            )[0]
             x_k, P_k = Phi @ x_k + g, Phi @ P_k @ Phi.T + Q
         x_u, P_u = ukf.update(x_u, P_u, ys[k], k)
         S = H @ P_k @ H.T + R

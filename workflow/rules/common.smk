@@ -160,7 +160,16 @@ def _pinn_runs():
     t6 = config.get("table6", {})
     for r in t6.get("records", {}).values() if "pinn" in t6 else []:
         pn = t6["pinn"]
-        runs.append((pn["treatment"], t6["structure"], r, t6["protocol"], pn.get("seed", 0), pn["steps"]))
+        runs.append(
+            (
+                pn["treatment"],
+                t6["structure"],
+                r,
+                t6["protocol"],
+                pn.get("seed", 0),
+                pn["steps"],
+            )
+        )
     return [x for x in dict.fromkeys(runs) if _pinn_case_ok(x[1], x[2], x[3])]
 
 
@@ -251,19 +260,57 @@ BASELINE_RUNS = [
     if _case_ok(*x[1:4])
 ]
 RESTARTS = [
-    tuple(c)
-    for c in BASELINES.get("restarts", {}).get("cases", [])
-    if _case_ok(*c)
+    tuple(c) for c in BASELINES.get("restarts", {}).get("cases", []) if _case_ok(*c)
 ]
 LANDSCAPE = [
-    tuple(c)
-    for c in BASELINES.get("landscape", {}).get("cases", [])
-    if _case_ok(*c)
+    tuple(c) for c in BASELINES.get("landscape", {}).get("cases", []) if _case_ok(*c)
 ]
 
 
-TABLE6 = (
-    bool(config.get("table6"))
-    and all(_case_ok(config["table6"]["structure"], r, config["table6"]["protocol"])
-            for r in config["table6"]["records"].values())
+TABLE6 = bool(config.get("table6")) and all(
+    _case_ok(config["table6"]["structure"], r, config["table6"]["protocol"])
+    for r in config["table6"]["records"].values()
 )
+
+
+def _baseline_params():
+    return dict(
+        noise_seed=lambda w: entry("protocols", w.structure, w.protocol).get(
+            "noise_seed", 0
+        ),
+        sigma0=BASELINES.get("sigma0", 10.0),
+        c0=BASELINES.get("c0", 0.3),
+        sim=config["simulation"],
+        outcome=config["identify"].get("outcome", {}),
+    )
+
+
+def _table6_inputs(kind):
+    t6 = config.get("table6", {})
+
+    def files(w):
+        if not TABLE6:
+            return []
+        recs = [t6["records"]["taut"], t6["records"]["slack"]]
+        s, p, seed = t6["structure"], t6["protocol"], t6.get("seed", 0)
+        if kind == "pinn":
+            pn = t6.get("pinn")
+            if not pn:
+                return []
+            return [
+                pinn_path(pn["treatment"], s, r, p, pn.get("seed", 0), pn["steps"])
+                for r in recs
+            ]
+        if kind == "regression":
+            return [
+                f"results/identify/regression/{s}/{r}/fullstate_seed{seed}.json"
+                for r in recs
+                if (s, r) in set(REGRESSION)
+            ]
+        return [
+            baseline_path(m, s, r, p, seed)
+            for m in t6.get("methods", BASELINE_METHODS)
+            for r in recs
+        ]
+
+    return files

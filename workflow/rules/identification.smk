@@ -90,18 +90,6 @@ rule verify_residual:
         "../scripts/verify_residual.py"
 
 
-def _baseline_params():
-    return dict(
-        noise_seed=lambda w: entry("protocols", w.structure, w.protocol).get(
-            "noise_seed", 0
-        ),
-        sigma0=BASELINES.get("sigma0", 10.0),
-        c0=BASELINES.get("c0", 0.3),
-        sim=config["simulation"],
-        outcome=config["identify"].get("outcome", {}),
-    )
-
-
 rule identify_baseline:
     input:
         structure="results/structures/{structure}.json",
@@ -111,13 +99,13 @@ rule identify_baseline:
         lib=BASELINE_LIB,
     output:
         json="results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json",
-    wildcard_constraints:
-        method="|".join(BASELINE_METHODS),
-        seed=r"\d+",
     log:
         "logs/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.log",
     benchmark:
         "benchmarks/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    wildcard_constraints:
+        method="|".join(BASELINE_METHODS),
+        seed=r"\d+",
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -125,8 +113,8 @@ rule identify_baseline:
         runtime=60,
         mem_mb=2000,
     params:
-        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
         **_baseline_params(),
+        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
     script:
         "../scripts/identify_baseline.py"
 
@@ -140,12 +128,12 @@ rule lm_restarts:
         lib=BASELINE_LIB,
     output:
         json="results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_restarts.json",
-    wildcard_constraints:
-        seed=r"\d+",
     log:
         "logs/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.log",
     benchmark:
         "benchmarks/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    wildcard_constraints:
+        seed=r"\d+",
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -153,12 +141,12 @@ rule lm_restarts:
         runtime=120,
         mem_mb=2000,
     params:
+        **_baseline_params(),
         options=lambda w: {
             **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
             **BASELINES.get("restarts", {}).get("options", {}),
             "starts": BASELINES.get("restarts", {}).get("starts"),
         },
-        **_baseline_params(),
     script:
         "../scripts/identify_baseline.py"
 
@@ -183,9 +171,9 @@ rule lm_landscape:
         runtime=60,
         mem_mb=2000,
     params:
+        **_baseline_params(),
         n_line=BASELINES.get("landscape", {}).get("n_line", 49),
         n_grid=BASELINES.get("landscape", {}).get("n_grid", 9),
-        **_baseline_params(),
     script:
         "../scripts/scan_shooting_landscape.py"
 

@@ -83,37 +83,6 @@ rule make_pinn_summary:
         "../scripts/make_pinn_summary.py"
 
 
-def _table6_inputs(kind):
-    t6 = config.get("table6", {})
-
-    def files(w):
-        if not TABLE6:
-            return []
-        recs = [t6["records"]["taut"], t6["records"]["slack"]]
-        s, p, seed = t6["structure"], t6["protocol"], t6.get("seed", 0)
-        if kind == "pinn":
-            pn = t6.get("pinn")
-            if not pn:
-                return []
-            return [
-                pinn_path(pn["treatment"], s, r, p, pn.get("seed", 0), pn["steps"])
-                for r in recs
-            ]
-        if kind == "regression":
-            return [
-                f"results/identify/regression/{s}/{r}/fullstate_seed{seed}.json"
-                for r in recs
-                if (s, r) in set(REGRESSION)
-            ]
-        return [
-            baseline_path(m, s, r, p, seed)
-            for m in t6.get("methods", BASELINE_METHODS)
-            for r in recs
-        ]
-
-    return files
-
-
 rule make_table6:
     input:
         pinn=_table6_inputs("pinn"),

@@ -30,12 +30,22 @@ problem = load_problem(
     sigma0=par.sigma0,
     c0=par.c0,
 )
-log.info("%s on %s/%s (%s, seed %s), options %s", method_name, wc.structure, wc.record, wc.protocol, wc.seed, par.options)
+log.info(
+    "%s on %s/%s (%s, seed %s), options %s",
+    method_name,
+    wc.structure,
+    wc.record,
+    wc.protocol,
+    wc.seed,
+    par.options,
+)
 result = get_method(method_name, **par.options).run(problem)
 result.pop("_series", None)
 result.update(protocol=wc.protocol)
 for start in result.get("starts", []):
-    e = parameter_errors(problem.structure, {"sigma": np.asarray(start["sigma"]), "c": start["c"]}, result["exact"])
+    e = parameter_errors(
+        problem.structure, {"sigma": np.asarray(start["sigma"]), "c": start["c"]}, result["exact"]
+    )
     start["sigma_max_pct"] = e["errors"]["sigma_max_pct"]
     start["c_pct"] = e["errors"]["c_pct"]
     log.info(

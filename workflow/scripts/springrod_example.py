@@ -41,17 +41,33 @@ reg.update(
     wall_s=t_reg,
 )
 reg["success"] = bool(max(reg["K_over_M_err_pct"], reg["c_over_M_err_pct"]) <= 5.0)
-log.info("regression: K/M %.6g, c/M %.6g (%.2g %%, %.2g %%), %.2f s (simulation %.1f s)",
-         reg["K_over_M"], reg["c_over_M"], reg["K_over_M_err_pct"], reg["c_over_M_err_pct"], t_reg, t1 - t0)
+log.info(
+    "regression: K/M %.6g, c/M %.6g (%.2g %%, %.2g %%), %.2f s (simulation %.1f s)",
+    reg["K_over_M"],
+    reg["c_over_M"],
+    reg["K_over_M_err_pct"],
+    reg["c_over_M_err_pct"],
+    t_reg,
+    t1 - t0,
+)
 black = {}
 for method in ("lbfgsb", "cmaes"):
     fits = []
     for i in range(bb["n_trajectories"]):
-        f = black_box_fit(trajs[i][: bb["n_steps"] + 1], cfg["dt"], method, M=M, max_evals=bb["max_evals"], seed=i)
+        f = black_box_fit(
+            trajs[i][: bb["n_steps"] + 1], cfg["dt"], method, M=M, max_evals=bb["max_evals"], seed=i
+        )
         f["success"] = bool(abs(f["K"] / K - 1) <= 0.05 and abs(f["c"] / c - 1) <= 0.05)
         fits.append(f)
-        log.info("%s trajectory %d: K %.4g, c %.4g, %d evaluations, %.1f s", method, i, f["K"], f["c"],
-                 f["n_evaluations"], f["wall_s"])
+        log.info(
+            "%s trajectory %d: K %.4g, c %.4g, %d evaluations, %.1f s",
+            method,
+            i,
+            f["K"],
+            f["c"],
+            f["n_evaluations"],
+            f["wall_s"],
+        )
     Ks, cs = np.array([f["K"] for f in fits]), np.array([f["c"] for f in fits])
     black[method] = {
         "fits": fits,
@@ -62,23 +78,48 @@ for method in ("lbfgsb", "cmaes"):
         "success": float(np.mean([f["success"] for f in fits])),
         "sec_per_iteration": float(np.mean([f["wall_s"] / max(f["iterations"], 1) for f in fits])),
     }
-write_json(snakemake.output.json, {"settings": cfg, "truth": {"K": K, "c": c, "M": M}, "regression": reg,  # noqa: F821
-                                    "black_box": black})
+write_json(
+    snakemake.output.json,
+    {
+        "settings": cfg,
+        "truth": {"K": K, "c": c, "M": M},
+        "regression": reg,  # noqa: F821
+        "black_box": black,
+    },
+)
 pub = pd.read_csv(snakemake.input.published).set_index("method")  # noqa: F821
-rows = [{
-    "method": "First-principles regression (K/M, c/M scaled by M)",
-    "K_mean": reg["K_over_M"] * M, "K_std": 0.0, "c_mean": reg["c_over_M"] * M, "c_std": 0.0,
-    "success": float(reg["success"]), "wall_s": t_reg, "trajectories": cfg["n_trajectories"], "key": "first_principles",
-}]
+rows = [
+    {
+        "method": "First-principles regression (K/M, c/M scaled by M)",
+        "K_mean": reg["K_over_M"] * M,
+        "K_std": 0.0,
+        "c_mean": reg["c_over_M"] * M,
+        "c_std": 0.0,
+        "success": float(reg["success"]),
+        "wall_s": t_reg,
+        "trajectories": cfg["n_trajectories"],
+        "key": "first_principles",
+    }
+]
 for key, label in (("lbfgsb", "Least squares (L-BFGS-B)"), ("cmaes", "CMA-ES")):
     b = black[key]
-    rows.append({"method": label, **{k: b[k] for k in ("K_mean", "K_std", "c_mean", "c_std", "success")},
-                 "wall_s": float(np.mean([f["wall_s"] for f in b["fits"]])), "trajectories": bb["n_trajectories"],
-                 "key": key})
+    rows.append(
+        {
+            "method": label,
+            **{k: b[k] for k in ("K_mean", "K_std", "c_mean", "c_std", "success")},
+            "wall_s": float(np.mean([f["wall_s"] for f in b["fits"]])),
+            "trajectories": bb["n_trajectories"],
+            "key": key,
+        }
+    )
 df = pd.DataFrame(rows)
 for col in ("K_mean", "K_std", "c_mean", "c_std", "success"):
     df[f"paper_{col}"] = [float(pub.loc[k, col]) for k in df["key"]]
 df = df.drop(columns="key")
 log.info("\n%s", df.to_string(index=False))
-write_table(df, snakemake.output.csv, snakemake.output.md,  # noqa: F821
-            title="Seed 001 spring-rod example (K = 100 N/m, c = 10 N s/m, M = 10 kg)")
+write_table(
+    df,
+    snakemake.output.csv,
+    snakemake.output.md,  # noqa: F821
+    title="Seed 001 spring-rod example (K = 100 N/m, c = 10 N s/m, M = 10 kg)",
+)

@@ -111,7 +111,9 @@ class UnscentedFilter:
         Applied to the mean after every step (state clipping).
     """
 
-    def __init__(self, fx, hx, Q, R, *, alpha=1e-3, beta=2.0, kappa=0.0, eig_floor=0.0, eig_ceiling=np.inf, clip=None):
+    def __init__(
+        self, fx, hx, Q, R, *, alpha=1e-3, beta=2.0, kappa=0.0, eig_floor=0.0, eig_ceiling=np.inf, clip=None
+    ):
         self.fx, self.hx, self.Q, self.R = fx, hx, np.asarray(Q, float), np.asarray(R, float)
         self.n = self.Q.shape[0]
         self.lam, self.Wm, self.Wc = scaled_sigma_weights(self.n, alpha, beta, kappa)
@@ -319,7 +321,9 @@ class JointUKF(IdentificationMethod):
             return _finite(m.measure(u, v, np.clip(th, lo, hi), k), 1e6)
 
         qs = float(o["q_state"])
-        Q = np.diag(np.r_[np.full(nf, (1e-2 * qs) ** 2), np.full(nf, qs**2), np.full(npar, o["q_theta"] ** 2)])
+        Q = np.diag(
+            np.r_[np.full(nf, (1e-2 * qs) ** 2), np.full(nf, qs**2), np.full(npar, o["q_theta"] ** 2)]
+        )
         ukf = UnscentedFilter(
             fx,
             hx,

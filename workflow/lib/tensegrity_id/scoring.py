@@ -192,7 +192,9 @@ def simulated_prediction(structure, records, sigma, c, sim: dict) -> list:
         t = np.asarray(r.sensors["t"], float)
         kw = {**sim, "t_end": float(t[-1]), "dt_out": float(t[1] - t[0])}
         try:
-            rec = simulate_from_rest(Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)), r.forcing, **kw)
+            rec = simulate_from_rest(
+                Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)), r.forcing, **kw
+            )
         except SimulationError as exc:
             log.info("prediction failed: %s", exc)
             out.append(None)

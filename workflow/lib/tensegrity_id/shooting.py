@@ -201,7 +201,9 @@ class LMShooting(IdentificationMethod):
         }
 
 
-def misfit_landscape(problem: IdentificationProblem, *, n_line: int = 49, n_grid: int = 9, max_sim_nfev: int = 20_000):
+def misfit_landscape(
+    problem: IdentificationProblem, *, n_line: int = 49, n_grid: int = 9, max_sim_nfev: int = 20_000
+):
     """The shooting misfit ``chi2`` on a line and a plane through the guess and the exact parameters.
 
     A diagnosis of the least-squares surface that uses the exact parameters
