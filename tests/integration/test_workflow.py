@@ -167,9 +167,21 @@ def test_editing_pinn_module_reruns_only_the_identification(workdir):
     target.write_text(target.read_text() + "\n# edited\n")
     os.utime(target)
     jobs = scheduled(workdir)
-    downstream = {"make_table5", "make_pinn_summary", "plot_fig4", "plot_fig5"}
+    downstream = {"make_table5", "make_table6", "make_pinn_summary", "plot_fig4", "plot_fig5"}
     assert set(jobs) - pending - {"all"} == {"identify_pinn"} | downstream
-    assert jobs["identify_pinn"] == 7
+    assert jobs["identify_pinn"] == 8
+
+
+def test_editing_filters_module_reruns_only_the_baselines(workdir):
+    target = workdir / "workflow/lib/tensegrity_id/filters.py"
+    pending = set(scheduled(workdir))
+    time.sleep(1.1)
+    target.write_text(target.read_text() + "\n# edited\n")
+    os.utime(target)
+    jobs = scheduled(workdir)
+    baselines = {"identify_baseline", "lm_restarts", "lm_landscape", "make_table6", "plot_baselines"}
+    assert set(jobs) - pending - {"all"} == baselines
+    assert jobs["identify_baseline"] == 6
 
 
 def test_pinn_run_is_deterministic(workdir):
