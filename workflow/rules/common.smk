@@ -262,6 +262,9 @@ BASELINE_RUNS = [
 RESTARTS = [
     tuple(c) for c in BASELINES.get("restarts", {}).get("cases", []) if _case_ok(*c)
 ]
+DIFF_STEPS = [
+    tuple(c) for c in BASELINES.get("diff_steps", {}).get("cases", []) if _case_ok(*c)
+]
 LANDSCAPE = [
     tuple(c) for c in BASELINES.get("landscape", {}).get("cases", []) if _case_ok(*c)
 ]

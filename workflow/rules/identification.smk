@@ -200,3 +200,33 @@ rule springrod_example:
         settings=config.get("springrod", {}),
     script:
         "../scripts/springrod_example.py"
+
+
+rule lm_diff_steps:
+    input:
+        structure="results/structures/{structure}.json",
+        record_npz="results/records/{structure}/{record}.npz",
+        record_json="results/records/{structure}/{record}.json",
+        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
+        lib=BASELINE_LIB,
+    output:
+        json="results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_diffsteps.json",
+    log:
+        "logs/lm_diff_steps/{structure}/{record}/{protocol}_seed{seed}.log",
+    benchmark:
+        "benchmarks/lm_diff_steps/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=180,
+        mem_mb=2000,
+    params:
+        **_baseline_params(),
+        options=lambda w: BASELINES.get("methods", {}).get("lm_shooting") or {},
+        variants=[
+            {"diff_step": float(h)}
+            for h in BASELINES.get("diff_steps", {}).get("steps", [])
+        ],
+    script:
+        "../scripts/identify_baseline.py"

@@ -1,4 +1,5 @@
-"""A classical identification baseline on one sensor record (rules identify_baseline, lm_restarts).
+"""A classical identification baseline on one sensor record (rules identify_baseline, lm_restarts,
+lm_diff_steps).
 
 Output ``results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json``
 (``..._restarts.json`` for LM from several guesses): the result record of
@@ -7,6 +8,10 @@ c N s/m), ``errors`` (relative %, identifiable cables only), ``outcome``,
 ``wall_s``, ``n_forward_simulations``, ``n_hyperparameters`` — plus the
 method's extras: LM ``chi2``, ``spurious_minimum`` and every start (with its
 errors, scored after the search); UKF ``passes``; PF-EnKF ``ess`` over time.
+With ``params.variants`` (rule lm_diff_steps, ``..._diffsteps.json``) the
+method runs once per option variant and the file holds ``variants``: one
+compact record per variant (options, identified, errors, chi2, spurious flag,
+simulations, wall time, outcome).
 """
 
 import numpy as np
@@ -30,39 +35,63 @@ problem = load_problem(
     sigma0=par.sigma0,
     c0=par.c0,
 )
-log.info(
-    "%s on %s/%s (%s, seed %s), options %s",
-    method_name,
-    wc.structure,
-    wc.record,
-    wc.protocol,
-    wc.seed,
-    par.options,
-)
-result = get_method(method_name, **par.options).run(problem)
-result.pop("_series", None)
-result.update(protocol=wc.protocol)
-for start in result.get("starts", []):
-    e = parameter_errors(
-        problem.structure, {"sigma": np.asarray(start["sigma"]), "c": start["c"]}, result["exact"]
-    )
-    start["sigma_max_pct"] = e["errors"]["sigma_max_pct"]
-    start["c_pct"] = e["errors"]["c_pct"]
+
+
+def run(options: dict) -> dict:
     log.info(
-        "start %s: chi2 %.4g%s, max sigma error %.3g %%, c error %.3g %%",
-        start["start"],
-        start["chi2"],
-        " (spurious)" if start["spurious"] else "",
-        start["sigma_max_pct"],
-        start["c_pct"],
+        "%s on %s/%s (%s, seed %s), options %s",
+        method_name,
+        wc.structure,
+        wc.record,
+        wc.protocol,
+        wc.seed,
+        options,
     )
-e = result["errors"]
-log.info(
-    "done: max sigma error %.3g %%, c error %.3g %%, outcome %s, %.1f s, %d forward simulations",
-    e["sigma_max_pct"],
-    e["c_pct"],
-    result["outcome"],
-    result["wall_s"],
-    result["n_forward_simulations"],
-)
-write_json(out.json, result)
+    result = get_method(method_name, **options).run(problem)
+    result.pop("_series", None)
+    result.update(protocol=wc.protocol)
+    for start in result.get("starts", []):
+        e = parameter_errors(
+            problem.structure, {"sigma": np.asarray(start["sigma"]), "c": start["c"]}, result["exact"]
+        )
+        start["sigma_max_pct"] = e["errors"]["sigma_max_pct"]
+        start["c_pct"] = e["errors"]["c_pct"]
+        log.info(
+            "start %s: chi2 %.4g%s, max sigma error %.3g %%, c error %.3g %%",
+            start["start"],
+            start["chi2"],
+            " (spurious)" if start["spurious"] else "",
+            start["sigma_max_pct"],
+            start["c_pct"],
+        )
+    e = result["errors"]
+    log.info(
+        "done: max sigma error %.3g %%, c error %.3g %%, outcome %s, %.1f s, %d forward simulations",
+        e["sigma_max_pct"],
+        e["c_pct"],
+        result["outcome"],
+        result["wall_s"],
+        result["n_forward_simulations"],
+    )
+    return result
+
+
+variants = getattr(par, "variants", None)
+if not variants:
+    write_json(out.json, run(par.options))
+else:
+    rows, last = [], None
+    for extra in variants:
+        last = run({**par.options, **extra})
+        keep = (
+            "identified",
+            "errors",
+            "chi2",
+            "spurious_minimum",
+            "n_forward_simulations",
+            "wall_s",
+            "outcome",
+        )
+        rows.append({"options": extra, **{k: last.get(k) for k in keep}})
+    head = ("method", "structure", "record", "protocol", "seed", "exact", "inert_members")
+    write_json(out.json, {**{k: last[k] for k in head}, "variants": rows})

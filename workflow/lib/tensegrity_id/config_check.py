@@ -205,7 +205,7 @@ def _check_baselines(config: dict, check_case) -> None:
             get_method(name, **(options or {}))
         except ValueError as exc:
             raise ConfigError(f"config field 'identify.baselines.methods.{name}': {exc}") from None
-    for key in ("cases", "restarts.cases", "landscape.cases"):
+    for key in ("cases", "restarts.cases", "diff_steps.cases", "landscape.cases"):
         sec, _, sub = key.partition(".")
         cases = base.get(sec, {}).get(sub, []) if sub else base.get(sec, [])
         for i, (s, r, p) in enumerate(cases):
