@@ -243,6 +243,19 @@ class _StructureModel:
         return self.acc(u, v, theta, self.t[k])[:, self.channels]
 
 
+def _estimate(problem, model, theta, **extra) -> dict:
+    """The ``_fit`` record of a filter's final log-parameter estimate ``theta``."""
+    sigma, c = np.exp(theta[: model.nc]), float(np.exp(theta[model.nc]))
+    return {
+        "sigma": sigma,
+        "c": c,
+        "predicted": simulated_prediction(problem.structure, problem.records, sigma, c, problem.sim),
+        "n_forward_simulations": 0,
+        "n_model_evaluations": int(model.n_evals),
+        **extra,
+    }
+
+
 def _theta0(problem, nc):
     return np.r_[np.full(nc, np.log(problem.sigma0)), np.log(problem.c0)]
 
@@ -370,15 +383,7 @@ class JointUKF(IdentificationMethod):
                 el,
                 el / (p + 1) * (o["n_passes"] - p - 1),
             )
-        sigma, c = np.exp(theta[:nc]), float(np.exp(theta[nc]))
-        return {
-            "sigma": sigma,
-            "c": c,
-            "predicted": simulated_prediction(problem.structure, problem.records, sigma, c, problem.sim),
-            "n_forward_simulations": 0,
-            "n_model_evaluations": int(m.n_evals),
-            "passes": passes,
-        }
+        return _estimate(problem, m, theta, passes=passes)
 
 
 @register
@@ -470,23 +475,13 @@ class EnKFParticleFilter(IdentificationMethod):
                     el,
                     el / (k + 1) * (nt - k - 1),
                 )
-        w = normalise_log_weights(logw)
-        est = w @ theta
-        sigma, c = np.exp(est[:nc]), float(np.exp(est[nc]))
         ess_a = np.asarray(ess)
-        return {
-            "sigma": sigma,
-            "c": c,
-            "predicted": simulated_prediction(problem.structure, problem.records, sigma, c, problem.sim),
-            "n_forward_simulations": 0,
-            "n_model_evaluations": int(m.n_evals),
-            "ess": {
-                "t": ess_t,
-                "value": ess_a.tolist(),
-                "median": float(np.median(ess_a)),
-                "min": float(ess_a.min()),
-                "fraction_below_2": float(np.mean(ess_a < 2.0)),
-                "n_particles": N,
-            },
-            "n_resample": n_resample,
+        summary = {
+            "t": ess_t,
+            "value": ess_a.tolist(),
+            "median": float(np.median(ess_a)),
+            "min": float(ess_a.min()),
+            "fraction_below_2": float(np.mean(ess_a < 2.0)),
+            "n_particles": N,
         }
+        return _estimate(problem, m, normalise_log_weights(logw) @ theta, ess=summary, n_resample=n_resample)
