@@ -88,9 +88,9 @@ rule all:
             baseline_path("lm_shooting", s, r, p, 0, "_restarts.json")
             for s, r, p in RESTARTS
         ],
-        lm_diff_steps=[
-            baseline_path("lm_shooting", s, r, p, 0, "_diffsteps.json")
-            for s, r, p in DIFF_STEPS
+        variants=[
+            baseline_path(m, s, r, p, 0, f"_variants_{v}.json")
+            for m, s, r, p, v in VARIANTS
         ],
         landscapes=[
             f"results/values/lm_landscape/{s}/{r}/{p}.json" for s, r, p in LANDSCAPE

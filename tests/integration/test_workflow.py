@@ -134,6 +134,9 @@ def test_baseline_outputs_follow_contracts(workdir):
     )
     assert [s["start"] for s in rs["starts"]] == [[10.0, 0.3], [30.0, 1.0]]
     assert all({"chi2", "spurious", "sigma_max_pct", "c_pct"} <= set(s) for s in rs["starts"])
+    var = workdir / "results/identify/lm_shooting/x1/taut_1pt/top_node_seed0_variants_lm_diff_step.json"
+    var = json.loads(var.read_text())
+    assert [v["options"] for v in var["variants"]] == [{"diff_step": 1e-3}] and "chi2" in var["variants"][0]
     scan = json.loads((workdir / "results/values/lm_landscape/x1/slack_1pt/top_node.json").read_text())
     assert len(scan["chi2_line"]) == 5 and np.asarray(scan["chi2_plane"]).shape == (2, 2)
     t6 = pd.read_csv(workdir / "results/tables/table6.csv")
@@ -179,7 +182,8 @@ def test_editing_filters_module_reruns_only_the_baselines(workdir):
     target.write_text(target.read_text() + "\n# edited\n")
     os.utime(target)
     jobs = scheduled(workdir)
-    baselines = {"identify_baseline", "lm_restarts", "lm_landscape", "make_table6", "plot_baselines"}
+    baselines = {"identify_baseline", "lm_restarts", "baseline_variants", "lm_landscape", "make_table6"}
+    baselines.add("plot_baselines")
     assert set(jobs) - pending - {"all"} == baselines
     assert jobs["identify_baseline"] == 6
 

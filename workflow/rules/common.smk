@@ -262,8 +262,11 @@ BASELINE_RUNS = [
 RESTARTS = [
     tuple(c) for c in BASELINES.get("restarts", {}).get("cases", []) if _case_ok(*c)
 ]
-DIFF_STEPS = [
-    tuple(c) for c in BASELINES.get("diff_steps", {}).get("cases", []) if _case_ok(*c)
+VARIANTS = [
+    (v["method"], *c, study)
+    for study, v in BASELINES.get("variants", {}).items()
+    for c in v.get("cases", [])
+    if _case_ok(*c)
 ]
 LANDSCAPE = [
     tuple(c) for c in BASELINES.get("landscape", {}).get("cases", []) if _case_ok(*c)

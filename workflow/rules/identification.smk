@@ -202,7 +202,7 @@ rule springrod_example:
         "../scripts/springrod_example.py"
 
 
-rule lm_diff_steps:
+rule baseline_variants:
     input:
         structure="results/structures/{structure}.json",
         record_npz="results/records/{structure}/{record}.npz",
@@ -210,11 +210,14 @@ rule lm_diff_steps:
         sensors="results/sensors/{structure}/{record}/{protocol}.npz",
         lib=BASELINE_LIB,
     output:
-        json="results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_diffsteps.json",
+        json="results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}_variants_{study}.json",
     log:
-        "logs/lm_diff_steps/{structure}/{record}/{protocol}_seed{seed}.log",
+        "logs/baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.log",
     benchmark:
-        "benchmarks/lm_diff_steps/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        "benchmarks/baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+    wildcard_constraints:
+        method="|".join(BASELINE_METHODS),
+        study="[a-z0-9_]+",
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -223,10 +226,7 @@ rule lm_diff_steps:
         mem_mb=2000,
     params:
         **_baseline_params(),
-        options=lambda w: BASELINES.get("methods", {}).get("lm_shooting") or {},
-        variants=[
-            {"diff_step": float(h)}
-            for h in BASELINES.get("diff_steps", {}).get("steps", [])
-        ],
+        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
+        variants=lambda w: BASELINES["variants"][w.study]["options"],
     script:
         "../scripts/identify_baseline.py"

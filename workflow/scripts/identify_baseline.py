@@ -1,5 +1,5 @@
 """A classical identification baseline on one sensor record (rules identify_baseline, lm_restarts,
-lm_diff_steps).
+baseline_variants).
 
 Output ``results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json``
 (``..._restarts.json`` for LM from several guesses): the result record of
@@ -8,7 +8,7 @@ c N s/m), ``errors`` (relative %, identifiable cables only), ``outcome``,
 ``wall_s``, ``n_forward_simulations``, ``n_hyperparameters`` — plus the
 method's extras: LM ``chi2``, ``spurious_minimum`` and every start (with its
 errors, scored after the search); UKF ``passes``; PF-EnKF ``ess`` over time.
-With ``params.variants`` (rule lm_diff_steps, ``..._diffsteps.json``) the
+With ``params.variants`` (rule baseline_variants, ``..._variants_{study}.json``) the
 method runs once per option variant and the file holds ``variants``: one
 compact record per variant (options, identified, errors, chi2, spurious flag,
 simulations, wall time, outcome).

@@ -205,7 +205,17 @@ def _check_baselines(config: dict, check_case) -> None:
             get_method(name, **(options or {}))
         except ValueError as exc:
             raise ConfigError(f"config field 'identify.baselines.methods.{name}': {exc}") from None
-    for key in ("cases", "restarts.cases", "diff_steps.cases", "landscape.cases"):
+    for study, v in (base.get("variants") or {}).items():
+        for k, opts in enumerate(v["options"]):
+            try:
+                get_method(v["method"], **{**(base.get("methods", {}).get(v["method"]) or {}), **opts})
+            except ValueError as exc:
+                raise ConfigError(
+                    f"config field 'identify.baselines.variants.{study}.options[{k}]': {exc}"
+                ) from None
+        for i, (s, r, p) in enumerate(v.get("cases", [])):
+            check_case(f"identify.baselines.variants.{study}.cases[{i}]", s, r, p)
+    for key in ("cases", "restarts.cases", "landscape.cases"):
         sec, _, sub = key.partition(".")
         cases = base.get(sec, {}).get(sub, []) if sub else base.get(sec, [])
         for i, (s, r, p) in enumerate(cases):

@@ -18,7 +18,7 @@ max(1, |theta_j|)`` in the log-parameters, default ``diff_step = sqrt(eps)``
 on several workers.  The step matters on slack-transition records: on the
 X1 slack record the search from the seed's guess reaches the noise floor with
 steps 1.5e-8 and 1e-5 and stops in different spurious minima with 1e-6,
-1e-4 and 1e-3 (rule ``lm_diff_steps``); SciPy's default is kept as the
+1e-4 and 1e-3 (rule ``baseline_variants``, study ``lm_diff_step``); SciPy's default is kept as the
 standard choice.
 
 Spurious minimum flag (no exact parameters used): the final ``chi2`` above
