@@ -108,7 +108,7 @@ rule identify_baseline:
         seed=r"\d+",
     conda:
         "../../envs/core.yaml"
-    threads: 1
+    threads: lambda w: 2 if w.method == "lm_shooting" else 1
     resources:
         runtime=60,
         mem_mb=2000,
@@ -136,7 +136,7 @@ rule lm_restarts:
         seed=r"\d+",
     conda:
         "../../envs/core.yaml"
-    threads: 1
+    threads: 2
     resources:
         runtime=120,
         mem_mb=2000,
@@ -220,7 +220,7 @@ rule baseline_variants:
         study="[a-z0-9_]+",
     conda:
         "../../envs/core.yaml"
-    threads: 1
+    threads: lambda w: 2 if w.method == "lm_shooting" else 1
     resources:
         runtime=180,
         mem_mb=2000,

@@ -38,6 +38,8 @@ problem = load_problem(
 
 
 def run(options: dict) -> dict:
+    if method_name == "lm_shooting":  # Jacobian columns on the job's cores
+        options = {"workers": snakemake.threads, **options}  # noqa: F821
     log.info(
         "%s on %s/%s (%s, seed %s), options %s",
         method_name,
