@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 from tensegrity_id.identification import get_method
-from tensegrity_id.springrod import SpringRod, black_box_fit, make_trajectories, regress_ratios
+from tensegrity_id.springrod import (
+    SpringRod,
+    black_box_fit,
+    example_table,
+    make_trajectories,
+    regress_ratios,
+    run_example,
+)
 
 
 def _energy(m, y):
@@ -51,3 +58,17 @@ def test_black_box_least_squares_from_a_near_guess():
 def test_unknown_method_option_is_refused_with_its_name():
     with pytest.raises(ValueError, match="alpa.*known: alpha"):
         get_method("ukf", alpa=1.0)
+
+
+def test_example_summary_and_table_on_a_tiny_setting():
+    s = run_example(
+        {
+            "n_trajectories": 2,
+            "n_steps": 300,
+            "black_box": {"n_trajectories": 1, "n_steps": 100, "max_evals": 12},
+        }
+    )
+    assert s["regression"]["success"] and set(s["black_box"]) == {"lbfgsb", "cmaes"}
+    df = example_table(s)
+    assert df["method"].tolist()[0].startswith("First-principles") and len(df) == 3
+    assert df["K_mean"].iloc[0] == pytest.approx(100.0, rel=1e-3)

@@ -49,7 +49,14 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
-__all__ = ["SpringRod", "regress_ratios", "black_box_fit", "make_trajectories"]
+__all__ = [
+    "SpringRod",
+    "regress_ratios",
+    "black_box_fit",
+    "make_trajectories",
+    "run_example",
+    "example_table",
+]
 
 
 def _quat_to_R(q):
@@ -223,3 +230,104 @@ def black_box_fit(
         "iterations": n_it,
         "wall_s": time.perf_counter() - t0,
     }
+
+
+EXAMPLE_DEFAULTS = {
+    "n_trajectories": 20,
+    "n_steps": 2000,
+    "dt": 0.001,
+    "seed": 0,
+    "black_box": {"n_trajectories": 2, "n_steps": 1000, "max_evals": 300},
+}
+
+
+def run_example(settings: dict | None = None, log=None) -> dict:
+    """Seed 001's comparison: regression over all trajectories, black boxes on the first few.
+
+    ``settings`` (see :data:`EXAMPLE_DEFAULTS`): ``n_trajectories``, ``n_steps``,
+    ``dt`` (s), ``seed``, ``black_box: {n_trajectories, n_steps, max_evals}``.
+    Returns ``{settings, truth, regression, black_box}``; success means both
+    parameters within 5 % (seed 001).
+    """
+    cfg = {**EXAMPLE_DEFAULTS, **(settings or {})}
+    bb = {**EXAMPLE_DEFAULTS["black_box"], **cfg["black_box"]}
+    cfg["black_box"] = bb
+    truth = SpringRod()
+    K, c, M = truth.K, truth.c, truth.M
+    trajs = make_trajectories(cfg["n_trajectories"], cfg["n_steps"], cfg["dt"], cfg["seed"])
+    t0 = time.perf_counter()
+    reg = regress_ratios(trajs, cfg["dt"])
+    reg["wall_s"] = time.perf_counter() - t0
+    reg["K_over_M_err_pct"] = 100 * abs(reg["K_over_M"] / (K / M) - 1)
+    reg["c_over_M_err_pct"] = 100 * abs(reg["c_over_M"] / (c / M) - 1)
+    reg["success"] = bool(max(reg["K_over_M_err_pct"], reg["c_over_M_err_pct"]) <= 5.0)
+    if log:
+        log.info("regression: K/M %.6g, c/M %.6g, %.2f s", reg["K_over_M"], reg["c_over_M"], reg["wall_s"])
+    black = {}
+    for method in ("lbfgsb", "cmaes"):
+        fits = []
+        for i in range(bb["n_trajectories"]):
+            f = black_box_fit(
+                trajs[i][: bb["n_steps"] + 1], cfg["dt"], method, M=M, max_evals=bb["max_evals"], seed=i
+            )
+            f["success"] = bool(abs(f["K"] / K - 1) <= 0.05 and abs(f["c"] / c - 1) <= 0.05)
+            fits.append(f)
+            if log:
+                log.info(
+                    "%s trajectory %d: K %.4g, c %.4g, %d evaluations, %.1f s",
+                    method,
+                    i,
+                    f["K"],
+                    f["c"],
+                    f["n_evaluations"],
+                    f["wall_s"],
+                )
+        Ks, cs = np.array([f["K"] for f in fits]), np.array([f["c"] for f in fits])
+        black[method] = {
+            "fits": fits,
+            "K_mean": float(Ks.mean()),
+            "K_std": float(Ks.std()),
+            "c_mean": float(cs.mean()),
+            "c_std": float(cs.std()),
+            "success": float(np.mean([f["success"] for f in fits])),
+            "wall_s": float(np.mean([f["wall_s"] for f in fits])),
+            "sec_per_iteration": float(np.mean([f["wall_s"] / max(f["iterations"], 1) for f in fits])),
+        }
+    return {"settings": cfg, "truth": {"K": K, "c": c, "M": M}, "regression": reg, "black_box": black}
+
+
+def example_table(summary: dict, published=None):
+    """One row per method (regression ratios scaled by M), published values alongside when given."""
+    import pandas as pd
+
+    reg, M = summary["regression"], summary["truth"]["M"]
+    rows = [
+        {
+            "method": "First-principles regression (K/M, c/M scaled by M)",
+            "K_mean": reg["K_over_M"] * M,
+            "K_std": 0.0,
+            "c_mean": reg["c_over_M"] * M,
+            "c_std": 0.0,
+            "success": float(reg["success"]),
+            "wall_s": reg["wall_s"],
+            "trajectories": summary["settings"]["n_trajectories"],
+            "key": "first_principles",
+        }
+    ]
+    for key, label in (("lbfgsb", "Least squares (L-BFGS-B)"), ("cmaes", "CMA-ES")):
+        b = summary["black_box"][key]
+        cols = ("K_mean", "K_std", "c_mean", "c_std", "success", "wall_s")
+        rows.append(
+            {
+                "method": label,
+                **{k: b[k] for k in cols},
+                "trajectories": summary["settings"]["black_box"]["n_trajectories"],
+                "key": key,
+            }
+        )
+    df = pd.DataFrame(rows)
+    if published is not None:
+        pub = published.set_index("method")
+        for col in ("K_mean", "K_std", "c_mean", "c_std", "success"):
+            df[f"paper_{col}"] = [float(pub.loc[k, col]) for k in df["key"]]
+    return df.drop(columns="key")
