@@ -184,8 +184,8 @@ def test_editing_filters_module_reruns_only_the_baselines(workdir):
     jobs = scheduled(workdir)
     baselines = {"identify_baseline", "lm_restarts", "baseline_variants", "lm_landscape", "make_table6"}
     baselines.add("plot_baselines")
-    assert set(jobs) - pending - {"all"} == baselines
-    assert jobs["identify_baseline"] == 6
+    assert set(jobs) - pending - {"all"} == baselines - pending  # Table 6 may already be pending
+    assert jobs["identify_baseline"] == 6 and "identify_pinn" not in set(jobs) - pending
 
 
 def test_pinn_run_is_deterministic(workdir):
