@@ -1,0 +1,97 @@
+"""Structural assessment: tangent stiffness, stability classes, utilisations (seed §3.5, §S5)."""
+
+import numpy as np
+import pytest
+from scipy.linalg import eigh
+from tensegrity_id import build_structure
+from tensegrity_id.assessment import MATERIALS, assess, bar_force_densities, classify, stiffness, utilisations
+from tensegrity_id.dynamics import Dynamics
+from tensegrity_id.modal import constrained_modes, stiffness_split
+
+T3 = {"generator": "prism", "params": {"n_bars": 3}, "prestress": {"method": "selfstress", "scale": 10.0}}
+X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
+
+
+@pytest.fixture(scope="module")
+def t3():
+    return build_structure("t3_prism", T3)
+
+
+@pytest.fixture(scope="module")
+def x1():
+    return build_structure("x1", X1)
+
+
+def test_t3_at_its_self_stress_is_super_stable(t3):
+    a = assess(t3)
+    assert a["class"] == "super-stable" and a["lambda_min"] > 1.0
+    assert abs(a["lambda_min_KG"]) <= 1e-10 * np.abs(t3.sigma).max()  # PSD stress matrix, null directions
+    assert a["n_mechanisms"] == 1 and a["lambda_min_mechanisms"] > 0  # prestress-stable mechanism
+    np.testing.assert_allclose(a["bar_sigma"], t3.bar_sigma, rtol=1e-9)
+
+
+def test_reversing_the_prism_prestress_makes_its_mechanism_unstable(t3):
+    rev = assess(t3, -t3.sigma)  # the structure refuses compressed cables; the assessment takes any sigma
+    assert rev["class"] == "unstable" and rev["lambda_min"] < 0
+    assert rev["lambda_min_mechanisms"] < 0
+    np.testing.assert_allclose(rev["bar_sigma"], -t3.bar_sigma, rtol=1e-9)
+    # scaling the prestress down keeps the class but takes the margin towards zero
+    margins = [
+        assess(t3.with_prestress(s * t3.sigma, s * t3.bar_sigma))["lambda_min"] for s in (1.0, 0.1, 0.01)
+    ]
+    assert margins[0] > margins[1] > margins[2] > 0
+    assert margins[2] == pytest.approx(
+        0.01 * margins[0], rel=0.05
+    )  # the mechanism is braced by the prestress alone
+
+
+def test_tangent_stiffness_is_symmetric_and_frames_are_stable_under_gravity(x1):
+    Km, Kg = stiffness_split(Dynamics(x1), taut=np.ones(x1.n_cables, bool))
+    K = Km + Kg
+    assert np.abs(K - K.T).max() <= 1e-12 * np.abs(K).max()
+    a = assess(x1)
+    assert a["class"] == "stable" and a["lambda_min"] > 0 > a["lambda_min_KG"]
+
+
+def test_rigid_tangent_stiffness_gives_the_constrained_modal_frequencies(x1):
+    k = stiffness(x1)
+    dyn = Dynamics(x1)
+    N = k["N"]
+    w2 = eigh(k["Kt"], N.T @ dyn.Mff @ N, eigvals_only=True)
+    f = np.sqrt(w2) / (2 * np.pi)
+    np.testing.assert_allclose(f, constrained_modes(dyn)[0], rtol=1e-9)
+
+
+def test_flexible_steel_bars_change_the_margin_by_less_than_half_a_percent(t3, x1):
+    for st in (t3, x1):
+        rigid, flex = assess(st)["lambda_min"], assess(st, bars="flexible")["lambda_min"]
+        assert flex <= rigid * (1 + 1e-6) and flex == pytest.approx(rigid, rel=5e-3)  # eigen accuracy ~1e-8
+
+
+def test_cable_and_strut_utilisation_against_a_hand_calculation(x1):
+    k = 2
+    i, j = x1.cables[k]
+    length = float(np.linalg.norm(x1.nodes[j] - x1.nodes[i]))
+    area = 1e-4  # m^2 for every cable
+    u = utilisations(x1, x1.sigma, x1.bar_sigma, cable_area=area)
+    assert u["U_c"][k] == pytest.approx(x1.sigma[k] * length / (area * 600e6), rel=1e-12)
+    b = 0
+    R = float(np.broadcast_to(x1.bar_radius, (x1.n_bars,))[b])
+    Lb = x1.bar_lengths[b]
+    C = -x1.bar_sigma[b] * Lb
+    Pcr = np.pi**2 * 206e9 * (np.pi * R**4 / 4) / Lb**2
+    assert u["U_b"][b] == pytest.approx(max(C, 0) / min(np.pi * R**2 * 300e6, Pcr), rel=1e-12)
+    assert MATERIALS["wire_rope"]["E"] == 76e9 and MATERIALS["q345"]["yield"] == 300e6
+
+
+def test_bar_force_densities_follow_identified_cables(x1):
+    np.testing.assert_allclose(bar_force_densities(x1, x1.sigma), x1.bar_sigma, rtol=1e-9)
+
+
+def test_classification_thresholds():
+    assert classify(np.diag([1.0, 2.0]), np.diag([0.0, 1.0]))["class"] == "super-stable"
+    assert classify(np.diag([1.0, 2.0]), np.diag([-0.5, 1.0]))["class"] == "stable"
+    assert classify(np.diag([-1e-3, 2.0]), np.diag([0.0, 1.0]))["class"] == "unstable"
+    assert (
+        classify(np.diag([1e-12, 2.0]), np.diag([0.0, 1.0]))["class"] == "unstable"
+    )  # within tolerance of zero

@@ -1,0 +1,194 @@
+"""Structural assessment of a prestress: stability class, margin and member utilisations (seed §3.5, §S5).
+
+Tangent stiffness (seed Eq. 14)
+    ``K_t = K_M + K_G`` about the prestressed equilibrium, on the free
+    coordinates.  ``K_M = sum_m (E_m A_m / l_m) u_m u_m^T`` (member extension;
+    ``D = diag(E A / l)``) and ``K_G = S = sum_m sigma_m C_m`` with ``C_m`` the
+    member's incidence block ``[[I, -I], [-I, I]]`` — the stress matrix, linear
+    in the force densities.  For the cable law of this study this is the exact
+    Hessian of the strain energy (:mod:`tensegrity_id.modal`).
+
+    * rigid bars (default, the model of the identification): the bars carry
+      their static force densities as constraint multipliers and enter ``S``
+      only (the constraint-Hessian form); the stiffness is reduced to the
+      tangent space of the bar constraints, ``N^T K N`` with ``N`` an
+      orthonormal basis of ``{J_f dq = 0}``;
+    * flexible bars: each bar adds ``E_b A_b / l u u^T`` to ``K_M``; no
+      reduction.
+
+    For a free-free form the rigid-body motions are removed from the space as
+    well.  The margin is ``lambda_min(K_t)`` (N/m), in that orthonormal basis.
+
+Classification (seed §S5)
+    With ``tol = tol_rel * ||K_G||_2``: super-stable when ``lambda_min(K_t) >
+    tol`` and ``lambda_min(K_G) >= -tol`` (the stress matrix, bars included,
+    positive semi-definite on the free coordinates); stable when ``lambda_min(K_t) > tol`` but
+    ``K_G`` is indefinite; unstable otherwise.  Reported alongside:
+    prestress stability on the infinitesimal mechanisms ``U_m`` of the
+    equilibrium matrix (``lambda_min(U_m^T S U_m)``) and on the null space of
+    ``K_M`` (the projected test).
+
+Strength
+    Cable tension ``T = sigma l`` against ``A_c * allowable`` (``U_c``); strut
+    compression ``C = -sigma_b l_b`` against the smaller of yield ``A_b f_y`` and
+    Euler buckling ``pi^2 E_b I / (K l)^2`` with ``I = pi R^4 / 4``, ``K = 1``
+    (``U_b``).  Material library (Ma et al., seed Table S2): Q345 bars
+    ``E = 206 GPa``, yield 300 MPa; wire-rope cables ``E = 76 GPa``, allowable
+    600 MPa.  The cable area is ``EA / E_c`` unless given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import null_space
+
+from .dynamics import Dynamics
+from .modal import stiffness_split
+from .statics import _unrestrained_rigid_modes, equilibrium_matrix, mechanism_basis, rigid_body_modes
+from .structure import Structure
+
+__all__ = ["MATERIALS", "bar_force_densities", "stiffness", "classify", "utilisations", "assess"]
+
+MATERIALS = {
+    "q345": {"E": 206e9, "yield": 300e6},
+    "wire_rope": {"E": 76e9, "allowable": 600e6},
+}
+"""Member materials of the seed's library: Pa."""
+
+
+def bar_force_densities(structure: Structure, sigma) -> np.ndarray:
+    """Bar force densities (N/m, tension positive) in equilibrium with cable ``sigma`` and gravity.
+
+    Least squares on the free rows of the equilibrium matrix; exact where the
+    bars are statically determinate given the cables.
+    """
+    A = equilibrium_matrix(structure)
+    rows = slice(None) if structure.free_standing else structure.free_mask
+    nb = structure.n_bars
+    rhs = -(A[rows, nb:] @ np.asarray(sigma, float) + structure.gravity_force[rows])
+    sol, *_ = np.linalg.lstsq(A[rows, :nb], rhs, rcond=None)
+    return sol
+
+
+def _tangent_space(structure: Structure, dyn: Dynamics, rigid: bool) -> np.ndarray:
+    blocks = []
+    if rigid and structure.n_bars:
+        x = dyn.full(dyn.q0[dyn.free])
+        blocks.append(dyn.constraint_jacobian(x)[:, dyn.free])
+    if _unrestrained_rigid_modes(structure):
+        blocks.append(rigid_body_modes(structure.nodes)[structure.free_mask].T)
+    return null_space(np.vstack(blocks)) if blocks else np.eye(dyn.n_free)
+
+
+def stiffness(
+    structure: Structure, sigma=None, bar_sigma=None, *, bars: str = "rigid", bar_E: float | None = None
+) -> dict:
+    """Reduced ``K_t`` and ``K_M`` (N/m) on the admissible space ``N``; ``K_G`` on the free coordinates.
+
+    ``K_G`` (the stress matrix, for the super-stability test) is taken on all
+    free coordinates, less the rigid-body motions of a free-free form; its
+    restriction to ``N`` is ``KG_reduced``.
+
+    ``sigma`` defaults to the structure's prestress and ``bar_sigma`` to the
+    bars' force densities in equilibrium with it; ``bars`` is ``"rigid"`` or
+    ``"flexible"`` (then ``bar_E``, Pa, default Q345, with the bar radius).
+    """
+    if bars not in ("rigid", "flexible"):
+        raise ValueError(f"bars must be 'rigid' or 'flexible', got {bars!r}")
+    sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
+    if bar_sigma is None:
+        bar_sigma = bar_force_densities(structure, sigma)
+    dyn = Dynamics(structure, sigma=sigma)
+    Km, Kg = stiffness_split(dyn, lam=np.asarray(bar_sigma, float), taut=np.ones(structure.n_cables, bool))
+    if bars == "flexible":
+        E = MATERIALS["q345"]["E"] if bar_E is None else float(bar_E)
+        area = np.pi * np.broadcast_to(structure.bar_radius, (structure.n_bars,)) ** 2
+        A = equilibrium_matrix(structure)[:, : structure.n_bars]
+        L = structure.bar_lengths
+        Kb = (A * (E * area / L**3)) @ A.T  # sum EA/l u u^T with A's columns l u
+        Km = Km + Kb[np.ix_(dyn.free, dyn.free)]
+    N = _tangent_space(structure, dyn, bars == "rigid")
+    R = _tangent_space(structure, dyn, False)  # free coordinates less free-free rigid motions
+    sym = lambda K: 0.5 * (K + K.T)  # noqa: E731
+    return {
+        "Kt": sym(N.T @ (Km + Kg) @ N),
+        "KM": sym(N.T @ Km @ N),
+        "KG": sym(R.T @ Kg @ R),
+        "KG_reduced": sym(N.T @ Kg @ N),
+        "N": N,
+        "S_free": sym(Kg),
+        "bar_sigma": np.asarray(bar_sigma, float),
+    }
+
+
+def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:
+    """Class from the signs of ``lambda_min(K_t)`` and ``lambda_min(K_G)`` against ``tol_rel ||K_G||``."""
+    lt = float(np.linalg.eigvalsh(Kt)[0]) if len(Kt) else np.inf
+    lg = float(np.linalg.eigvalsh(KG)[0]) if len(KG) else 0.0
+    scale = float(np.linalg.norm(KG, 2)) if len(KG) else 0.0
+    tol = tol_rel * max(scale, 1e-300)
+    if lt <= tol:
+        cls = "unstable"
+    elif lg >= -tol:
+        cls = "super-stable"
+    else:
+        cls = "stable"
+    return {"class": cls, "lambda_min": lt, "lambda_min_KG": lg, "tol": tol}
+
+
+def utilisations(structure: Structure, sigma, bar_sigma, *, cable_area=None, materials=None) -> dict:
+    """Cable and strut utilisations (seed §S5): ``U_c`` per cable, ``U_b`` per bar and their maxima."""
+    mat = {**MATERIALS, **(materials or {})}
+    c, b = mat["wire_rope"], mat["q345"]
+    sigma = np.asarray(sigma, float)
+    T = sigma * structure.cable_lengths
+    Ac = (
+        np.asarray(structure.cable_EA, float) / c["E"]
+        if cable_area is None
+        else np.broadcast_to(cable_area, T.shape)
+    )
+    Uc = np.maximum(T, 0.0) / (Ac * c["allowable"])
+    Lb = structure.bar_lengths
+    C = -np.asarray(bar_sigma, float) * Lb  # compression positive
+    R = np.broadcast_to(np.asarray(structure.bar_radius, float), Lb.shape)
+    Ab = np.pi * R**2
+    Pcr = np.pi**2 * b["E"] * (np.pi * R**4 / 4) / Lb**2
+    capacity = np.minimum(Ab * b["yield"], Pcr)
+    Ub = np.maximum(C, 0.0) / capacity
+    return {
+        "cable_tension": T,
+        "cable_area": Ac,
+        "U_c": Uc,
+        "U_c_max": float(Uc.max()) if Uc.size else 0.0,
+        "strut_compression": C,
+        "strut_capacity": capacity,
+        "buckling_governs": Pcr < Ab * b["yield"],
+        "U_b": Ub,
+        "U_b_max": float(Ub.max()) if Ub.size else 0.0,
+    }
+
+
+def assess(
+    structure: Structure, sigma=None, *, bars: str = "rigid", tol_rel: float = 1e-8, cable_area=None
+) -> dict:
+    """Stability class, margin, prestress-stability checks and utilisations of one prestress."""
+    sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
+    k = stiffness(structure, sigma, bars=bars)
+    out = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
+    Um = mechanism_basis(structure)
+    out["n_mechanisms"] = int(Um.shape[1])
+    out["lambda_min_mechanisms"] = (
+        float(np.linalg.eigvalsh(Um.T @ k["S_free"] @ Um)[0]) if Um.shape[1] else None
+    )
+    w, V = np.linalg.eigh(k["KM"])
+    U0 = V[:, np.abs(w) <= 1e-9 * max(np.abs(w).max(), 1e-300)]
+    out["lambda_min_KM_null"] = (
+        float(np.linalg.eigvalsh(U0.T @ k["KG_reduced"] @ U0)[0]) if U0.shape[1] else None
+    )
+    out["bars"] = bars
+    u = utilisations(structure, sigma, k["bar_sigma"], cable_area=cable_area)
+    out.update(
+        {"U_c_max": u["U_c_max"], "U_b_max": u["U_b_max"], "U_c": u["U_c"].tolist(), "U_b": u["U_b"].tolist()}
+    )
+    out["bar_sigma"] = k["bar_sigma"].tolist()
+    return out
