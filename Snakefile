@@ -37,6 +37,7 @@ include: "workflow/rules/structures.smk"
 include: "workflow/rules/records.smk"
 include: "workflow/rules/identifiability.smk"
 include: "workflow/rules/identification.smk"
+include: "workflow/rules/assessment.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -63,6 +64,7 @@ rule all:
     input:
         structures=expand("results/structures/{structure}.json", structure=STRUCTURES),
         table_s3=rules.make_table_s3.output,
+        assess=expand("results/assess/{structure}.json", structure=STRUCTURES),
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
         records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],

@@ -54,7 +54,13 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert {"kind", "nodes", "L_ref", "EA", "c", "sigma", "K", "L0"} <= set(cable)
     df = pd.read_csv(workdir / "results/tables/table_s3.csv")
     assert list(df.columns)[:6] == ["structure", "free", "members", "rank_A", "s", "m"]
-    assert df.set_index("structure").loc["t3_prism"].tolist() == [9, 12, 8, 4, 1, "6/9"]
+    t3 = df.set_index("structure").loc["t3_prism"]
+    assert t3.tolist()[:6] == [9, 12, 8, 4, 1, "6/9"]
+    assert t3["class"] == t3["paper_class"] == "super-stable" and t3["lambda_min"] > 0
+    assert df.set_index("structure").loc["x1", "class"] == "stable"  # under gravity
+    a = json.loads((workdir / "results/assess/t3_prism.json").read_text())
+    assert a["rigid"]["class"] == a["flexible"]["class"] == "super-stable"
+    assert abs(a["margin_ratio_flexible"] - 1) < 5e-3 and abs(a["f1_tangent_hz"] / a["f1_modal_hz"] - 1) < 2e-3
     assert (workdir / "results/tables/table_s3.md").read_text().startswith("# Table S3")
     for ext in ("pdf", "png"):
         assert (workdir / f"results/figures/fig1_structures.{ext}").stat().st_size > 10_000

@@ -7,6 +7,11 @@ rule make_table_s3:
             "results/structures/{structure}.json",
             structure=config["table_s3"]["structures"],
         ),
+        assess=expand(
+            "results/assess/{structure}.json",
+            structure=config["table_s3"]["structures"],
+        ),
+        published="resources/published/table_s3.csv",
         lib=lib("tables.py", "identifiability.py", "structure_io.py"),
     output:
         csv="results/tables/table_s3.csv",

@@ -3,12 +3,14 @@
 Outputs ``results/tables/table_s3.csv`` and ``.md`` with columns
 ``structure, free, members, rank_A, s, m`` (counts, dimensionless: free
 coordinates, members, rank of the equilibrium matrix at relative tolerance
-1e-6, self-stress states, mechanisms) and ``resolvable`` (cables determined
-at first order / cables).  The class and lambda_min columns are added by the
-assessment stage.  Also writes ``results/values/table_s3_resolvable.json``
+1e-6, self-stress states, mechanisms), ``resolvable`` (cables determined
+at first order / cables), ``class`` and ``lambda_min`` (N/m, rigid bars,
+results/assess/) with the published ``paper_class`` and ``paper_lambda_min``
+alongside.  Also writes ``results/values/table_s3_resolvable.json``
 (totals: determined, cables, invisible, combinations).
 """
 
+import pandas as pd
 from tensegrity_id import structure_from_report
 from tensegrity_id.identifiability import structural_identifiability
 from tensegrity_id.runio import read_json, setup_log, write_json
@@ -17,7 +19,8 @@ from tensegrity_id.tables import table_s3, write_table
 log = setup_log(snakemake.log[0])  # noqa: F821
 reports = [read_json(p) for p in snakemake.input.structures]  # noqa: F821
 ident = [structural_identifiability(structure_from_report(r)) for r in reports]
-df = table_s3(reports, ident)
+assessments = [read_json(p) for p in snakemake.input.assess]  # noqa: F821
+df = table_s3(reports, ident, assessments, pd.read_csv(snakemake.input.published))  # noqa: F821
 totals = {
     "determined": sum(i["resolvable"] for i in ident),
     "cables": sum(i["n_cables"] for i in ident),
@@ -28,5 +31,8 @@ log.info("first-order identifiability totals: %s", totals)
 write_json(snakemake.output.totals, totals)  # noqa: F821
 log.info("\n%s", df.to_string(index=False))
 write_table(
-    df, snakemake.output.csv, snakemake.output.md, title="Table S3: counts and first-order identifiability"
+    df,
+    snakemake.output.csv,
+    snakemake.output.md,
+    title="Table S3: counts, first-order identifiability and stability class",
 )  # noqa: F821

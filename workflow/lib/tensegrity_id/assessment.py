@@ -47,7 +47,15 @@ from .modal import stiffness_split
 from .statics import _unrestrained_rigid_modes, equilibrium_matrix, mechanism_basis, rigid_body_modes
 from .structure import Structure
 
-__all__ = ["MATERIALS", "bar_force_densities", "stiffness", "classify", "utilisations", "assess"]
+__all__ = [
+    "MATERIALS",
+    "bar_force_densities",
+    "stiffness",
+    "classify",
+    "utilisations",
+    "assess",
+    "lowest_frequency",
+]
 
 MATERIALS = {
     "q345": {"E": 206e9, "yield": 300e6},
@@ -192,3 +200,24 @@ def assess(
     )
     out["bar_sigma"] = k["bar_sigma"].tolist()
     return out
+
+
+def lowest_frequency(structure: Structure, *, bars: str = "rigid") -> tuple[float, float]:
+    """Lowest non-zero frequency (Hz) from ``K_t`` with the consistent mass, and from the modal analysis.
+
+    The first uses :func:`stiffness` (the assessment's own reduction); the
+    second :func:`tensegrity_id.modal.constrained_modes` (the dynamics'
+    linearisation): agreement checks the two formulations (seed §S5: 0.2 %).
+    """
+    from scipy.linalg import eigh
+
+    from .modal import constrained_modes
+
+    k = stiffness(structure, bars=bars)
+    dyn = Dynamics(structure)
+    N = k["N"]
+    w2 = eigh(k["Kt"], N.T @ dyn.Mff @ N, eigvals_only=True)
+    f_t = np.sqrt(np.abs(w2)) / (2 * np.pi)
+    f_m = np.abs(constrained_modes(dyn)[0])
+    floor = 1e-6 * max(f_m.max(), 1e-300)
+    return float(f_t[f_t > floor][0]), float(f_m[f_m > floor][0])

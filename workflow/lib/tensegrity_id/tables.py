@@ -25,10 +25,17 @@ TABLE_S3_COLUMNS = ["structure", "free", "members", "rank_A", "s", "m", "resolva
 """Table S3 columns so far; the assessment stage adds class and lambda_min."""
 
 
-def table_s3(reports: list[dict], identifiability: list[dict] | None = None) -> pd.DataFrame:
-    """Table S3 from structure reports (and structural identifiability), in order.
+def table_s3(
+    reports: list[dict],
+    identifiability: list[dict] | None = None,
+    assessments: list[dict] | None = None,
+    published: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Table S3 from structure reports (and structural identifiability, assessments), in order.
 
-    ``resolvable`` is written as ``determined/cables`` like the seed's table.
+    ``resolvable`` is written as ``determined/cables`` like the seed's table;
+    ``class`` and ``lambda_min`` (N/m, rigid bars) come from the assessment,
+    with the published values alongside (``paper_class``, ``paper_lambda_min``).
     """
     rows = []
     for k, r in enumerate(reports):
@@ -45,7 +52,15 @@ def table_s3(reports: list[dict], identifiability: list[dict] | None = None) -> 
             row["resolvable"] = f"{ident['resolvable']}/{ident['n_cables']}"
         rows.append(row)
     cols = TABLE_S3_COLUMNS if identifiability is not None else TABLE_S3_COLUMNS[:-1]
-    return pd.DataFrame(rows, columns=cols)
+    df = pd.DataFrame(rows, columns=cols)
+    if assessments is not None:
+        df["class"] = [a["rigid"]["class"] for a in assessments]
+        df["lambda_min"] = [a["rigid"]["lambda_min"] for a in assessments]
+        if published is not None:
+            pub = published.set_index("structure")
+            df["paper_class"] = [pub["class"].get(n, "") for n in df["structure"]]
+            df["paper_lambda_min"] = [pub["lambda_min"].get(n, float("nan")) for n in df["structure"]]
+    return df
 
 
 def table2(modal_reports: list[dict], record_metas: list[dict], residual: dict | None = None) -> pd.DataFrame:

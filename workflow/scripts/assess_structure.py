@@ -1,0 +1,39 @@
+"""Stability class, margin and utilisations of a structure at its prestress (rule assess_structure).
+
+Output ``results/assess/{structure}.json``: for rigid and flexible bars
+(``rigid``, ``flexible``) the ``class`` (super-stable / stable / unstable),
+``lambda_min`` (N/m, smallest eigenvalue of the reduced tangent stiffness in
+an orthonormal basis of the admissible displacements), ``lambda_min_KG``
+(N/m, stress matrix on the free coordinates), ``n_mechanisms`` and
+``lambda_min_mechanisms`` (N/m, ``U_m^T S U_m``), ``U_c_max``, ``U_b_max``
+(-, cable area ``EA / E_c`` unless configured) and ``bar_sigma`` (N/m);
+``margin_ratio_flexible`` (-); ``f1_tangent_hz`` and ``f1_modal_hz`` (lowest
+frequency from ``K_t`` with the consistent mass, and from the constrained
+modal analysis).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.assessment import assess, lowest_frequency
+from tensegrity_id.runio import read_json, setup_log, write_json
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}  # noqa: F821
+st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+out = {"structure": st.name, "tol_rel": cfg["tol_rel"]}
+for bars in ("rigid", "flexible"):
+    out[bars] = assess(st, bars=bars, tol_rel=cfg["tol_rel"], cable_area=cfg["cable_area"])
+    log.info(
+        "%s bars: %s, lambda_min %.6g N/m, lambda_min(K_G) %.3g",
+        bars,
+        out[bars]["class"],
+        out[bars]["lambda_min"],
+        out[bars]["lambda_min_KG"],
+    )
+out["margin_ratio_flexible"] = out["flexible"]["lambda_min"] / out["rigid"]["lambda_min"]
+out["f1_tangent_hz"], out["f1_modal_hz"] = lowest_frequency(st)
+log.info(
+    "lowest frequency: tangent stiffness %.6g Hz, constrained modal %.6g Hz",
+    out["f1_tangent_hz"],
+    out["f1_modal_hz"],
+)
+write_json(snakemake.output.json, out)  # noqa: F821
