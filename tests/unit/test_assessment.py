@@ -4,7 +4,16 @@ import numpy as np
 import pytest
 from scipy.linalg import eigh
 from tensegrity_id import build_structure
-from tensegrity_id.assessment import MATERIALS, assess, bar_force_densities, classify, stiffness, utilisations
+from tensegrity_id.assessment import (
+    MATERIALS,
+    assess,
+    bar_force_densities,
+    class_along_record,
+    classify,
+    prestress_scan,
+    stiffness,
+    utilisations,
+)
 from tensegrity_id.dynamics import Dynamics
 from tensegrity_id.modal import constrained_modes, stiffness_split
 
@@ -95,3 +104,25 @@ def test_classification_thresholds():
     assert (
         classify(np.diag([1e-12, 2.0]), np.diag([0.0, 1.0]))["class"] == "unstable"
     )  # within tolerance of zero
+
+
+def test_prestress_scan_passes_through_the_classes(t3):
+    scan = {r["scale"]: r for r in prestress_scan(t3, [1.0, 0.1, 0.0, -0.1])["scan"]}
+    assert [scan[s]["class"] for s in (1.0, 0.1, 0.0, -0.1)] == ["super-stable"] * 2 + ["unstable"] * 2
+    assert scan[0.1]["lambda_min"] == pytest.approx(0.1 * scan[1.0]["lambda_min"], rel=0.02)
+
+
+def test_class_along_a_record_follows_the_slack_cables(t3):
+    from tensegrity_id.records import forcing_from_spec
+    from tensegrity_id.simulate import simulate
+
+    spec = {"forcing": "harmonic", "drive": [[3, 0]], "amplitude": 60.0, "frequency": 1.0}
+    f = forcing_from_spec(t3, spec, t_end=3.0)
+    rec = simulate(Dynamics(t3), f, t_end=3.0)
+    arrays = {k: getattr(rec, k) for k in ("t", "q", "lam", "taut")}
+    out = class_along_record(t3, arrays, stride=3)
+    assert out["class"][0] == "super-stable" and len(out["class"]) == len(out["t"])
+    slack = np.array(out["n_slack"]) > 0
+    assert rec.n_transitions > 0 and slack.any()
+    # with every cable taut the frozen shape stays braced; losing cables can break super-stability
+    assert all(c != "unstable" for c, s in zip(out["class"], slack, strict=True) if not s)

@@ -20,10 +20,11 @@ Tangent stiffness (seed Eq. 14)
     well.  The margin is ``lambda_min(K_t)`` (N/m), in that orthonormal basis.
 
 Classification (seed §S5)
-    With ``tol = tol_rel * ||K_G||_2``: super-stable when ``lambda_min(K_t) >
-    tol`` and ``lambda_min(K_G) >= -tol`` (the stress matrix, bars included,
-    positive semi-definite on the free coordinates); stable when ``lambda_min(K_t) > tol`` but
-    ``K_G`` is indefinite; unstable otherwise.  Reported alongside:
+    With ``tol = tol_rel * ||K_G||_2`` (plus the round-off level of ``K_t``):
+    super-stable when ``lambda_min(K_t) > tol`` and ``lambda_min(K_G) >= -tol``
+    (the stress matrix, bars included, positive semi-definite on the free
+    coordinates); stable when ``lambda_min(K_t) > tol`` but ``K_G`` is
+    indefinite; unstable otherwise (zero prestress leaves a mechanism unbraced).  Reported alongside:
     prestress stability on the infinitesimal mechanisms ``U_m`` of the
     equilibrium matrix (``lambda_min(U_m^T S U_m)``) and on the null space of
     ``K_M`` (the projected test).
@@ -78,18 +79,25 @@ def bar_force_densities(structure: Structure, sigma) -> np.ndarray:
     return sol
 
 
-def _tangent_space(structure: Structure, dyn: Dynamics, rigid: bool) -> np.ndarray:
+def _tangent_space(structure: Structure, dyn: Dynamics, rigid: bool, q_free=None) -> np.ndarray:
     blocks = []
+    x = dyn.full(dyn.q0[dyn.free] if q_free is None else q_free)
     if rigid and structure.n_bars:
-        x = dyn.full(dyn.q0[dyn.free])
         blocks.append(dyn.constraint_jacobian(x)[:, dyn.free])
     if _unrestrained_rigid_modes(structure):
-        blocks.append(rigid_body_modes(structure.nodes)[structure.free_mask].T)
+        blocks.append(rigid_body_modes(x)[structure.free_mask].T)
     return null_space(np.vstack(blocks)) if blocks else np.eye(dyn.n_free)
 
 
 def stiffness(
-    structure: Structure, sigma=None, bar_sigma=None, *, bars: str = "rigid", bar_E: float | None = None
+    structure: Structure,
+    sigma=None,
+    bar_sigma=None,
+    *,
+    bars: str = "rigid",
+    bar_E: float | None = None,
+    q_free=None,
+    taut=None,
 ) -> dict:
     """Reduced ``K_t`` and ``K_M`` (N/m) on the admissible space ``N``; ``K_G`` on the free coordinates.
 
@@ -100,6 +108,9 @@ def stiffness(
     ``sigma`` defaults to the structure's prestress and ``bar_sigma`` to the
     bars' force densities in equilibrium with it; ``bars`` is ``"rigid"`` or
     ``"flexible"`` (then ``bar_E``, Pa, default Q345, with the bar radius).
+    ``q_free`` and ``taut`` evaluate a frozen configuration of a record (the
+    cable force densities then follow from the current lengths, slack
+    cables drop out; pass the record's bar multipliers as ``bar_sigma``).
     """
     if bars not in ("rigid", "flexible"):
         raise ValueError(f"bars must be 'rigid' or 'flexible', got {bars!r}")
@@ -107,7 +118,8 @@ def stiffness(
     if bar_sigma is None:
         bar_sigma = bar_force_densities(structure, sigma)
     dyn = Dynamics(structure, sigma=sigma)
-    Km, Kg = stiffness_split(dyn, lam=np.asarray(bar_sigma, float), taut=np.ones(structure.n_cables, bool))
+    taut = np.ones(structure.n_cables, bool) if taut is None else np.asarray(taut, bool)
+    Km, Kg = stiffness_split(dyn, q_free, np.asarray(bar_sigma, float), taut)
     if bars == "flexible":
         E = MATERIALS["q345"]["E"] if bar_E is None else float(bar_E)
         area = np.pi * np.broadcast_to(structure.bar_radius, (structure.n_bars,)) ** 2
@@ -115,8 +127,8 @@ def stiffness(
         L = structure.bar_lengths
         Kb = (A * (E * area / L**3)) @ A.T  # sum EA/l u u^T with A's columns l u
         Km = Km + Kb[np.ix_(dyn.free, dyn.free)]
-    N = _tangent_space(structure, dyn, bars == "rigid")
-    R = _tangent_space(structure, dyn, False)  # free coordinates less free-free rigid motions
+    N = _tangent_space(structure, dyn, bars == "rigid", q_free)
+    R = _tangent_space(structure, dyn, False, q_free)  # free coordinates less free-free rigid motions
     sym = lambda K: 0.5 * (K + K.T)  # noqa: E731
     return {
         "Kt": sym(N.T @ (Km + Kg) @ N),
@@ -134,7 +146,8 @@ def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:
     lt = float(np.linalg.eigvalsh(Kt)[0]) if len(Kt) else np.inf
     lg = float(np.linalg.eigvalsh(KG)[0]) if len(KG) else 0.0
     scale = float(np.linalg.norm(KG, 2)) if len(KG) else 0.0
-    tol = tol_rel * max(scale, 1e-300)
+    # relative to ||K_G||, and never below the round-off of K_t (zero prestress: an unbraced mechanism)
+    tol = tol_rel * scale + 1e3 * np.finfo(float).eps * (float(np.linalg.norm(Kt, 2)) if len(Kt) else 0.0)
     if lt <= tol:
         cls = "unstable"
     elif lg >= -tol:
@@ -221,3 +234,47 @@ def lowest_frequency(structure: Structure, *, bars: str = "rigid") -> tuple[floa
     f_m = np.abs(constrained_modes(dyn)[0])
     floor = 1e-6 * max(f_m.max(), 1e-300)
     return float(f_t[f_t > floor][0]), float(f_m[f_m > floor][0])
+
+
+def prestress_scan(structure: Structure, scales, *, bars: str = "rigid", tol_rel: float = 1e-8) -> dict:
+    """Class and margins as the prestress is scaled by each of ``scales`` (negative: reversed).
+
+    The bars follow the cables through equilibrium (:func:`bar_force_densities`).
+    """
+    rows = []
+    for s in scales:
+        k = stiffness(structure, float(s) * np.asarray(structure.sigma, float), bars=bars)
+        rows.append({"scale": float(s), **classify(k["Kt"], k["KG"], tol_rel=tol_rel)})
+    return {"structure": structure.name, "bars": bars, "scan": rows}
+
+
+def class_along_record(structure: Structure, record: dict, *, stride: int = 1, tol_rel: float = 1e-8) -> dict:
+    """Instantaneous class of the frozen configuration at the samples of a record (rigid bars).
+
+    ``record``: the arrays of a record file (``t``, ``q`` on all coordinates,
+    ``lam`` bar multipliers, ``taut`` flags, energies ``E_T``, ``E_Vg``,
+    ``E_Vs``).  At each sample the tangent stiffness is built at the current
+    shape with the current cable force densities (slack cables contribute
+    nothing) and the bar multipliers of the record.
+    """
+    dyn = Dynamics(structure)
+    idx = np.arange(0, len(record["t"]), int(stride))
+    rows = []
+    for i in idx:
+        qf = np.asarray(record["q"][i], float)[dyn.free]
+        k = stiffness(structure, bar_sigma=record["lam"][i], q_free=qf, taut=record["taut"][i])
+        c = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
+        rows.append({**c, "n_slack": int((~np.asarray(record["taut"][i], bool)).sum())})
+    out = {
+        "t": np.asarray(record["t"])[idx].tolist(),
+        "class": [r["class"] for r in rows],
+        "lambda_min": [r["lambda_min"] for r in rows],
+        "lambda_min_KG": [r["lambda_min_KG"] for r in rows],
+        "n_slack": [r["n_slack"] for r in rows],
+    }
+    for key in ("E_T", "E_Vg", "E_Vs"):
+        if key in record:
+            out[key] = np.asarray(record[key])[idx].tolist()
+    counts = {c: int(sum(x == c for x in out["class"])) for c in ("super-stable", "stable", "unstable")}
+    out["counts"] = counts
+    return out
