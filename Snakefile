@@ -65,6 +65,11 @@ rule all:
         structures=expand("results/structures/{structure}.json", structure=STRUCTURES),
         table_s3=rules.make_table_s3.output,
         assess=expand("results/assess/{structure}.json", structure=STRUCTURES),
+        assess_scan=[f"results/assess/scan/{s}.json" for s in ASSESS_SCAN],
+        assess_records=[
+            f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS
+        ],
+        figS3=rules.plot_figS3.output if ASSESS_SCAN or ASSESS_RECORDS else [],
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
         records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],

@@ -62,6 +62,11 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert a["rigid"]["class"] == a["flexible"]["class"] == "super-stable"
     assert abs(a["margin_ratio_flexible"] - 1) < 5e-3
     assert abs(a["f1_tangent_hz"] / a["f1_modal_hz"] - 1) < 2e-3
+    scan = json.loads((workdir / "results/assess/scan/t3_prism.json").read_text())["scan"]
+    assert [r["class"] for r in scan] == ["super-stable", "unstable", "unstable"]
+    rec = json.loads((workdir / "results/assess/records/prism45/slack_1pt.json").read_text())
+    assert len(rec["class"]) == len(rec["t"]) == len(rec["E_T"]) == 51 and sum(rec["counts"].values()) == 51
+    assert (workdir / "results/figures/figS3_assessment.png").stat().st_size > 10_000
     assert (workdir / "results/tables/table_s3.md").read_text().startswith("# Table S3")
     for ext in ("pdf", "png"):
         assert (workdir / f"results/figures/fig1_structures.{ext}").stat().st_size > 10_000

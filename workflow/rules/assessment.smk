@@ -20,3 +20,68 @@ rule assess_structure:
         settings=config.get("assessment", {}),
     script:
         "../scripts/assess_structure.py"
+
+
+rule assess_prestress_scan:
+    input:
+        structure="results/structures/{structure}.json",
+        lib=STRUCTURE_LIB
+        + lib("assessment.py", "modal.py", "dynamics.py", "cables.py", "runio.py"),
+    output:
+        json="results/assess/scan/{structure}.json",
+    log:
+        "logs/assess_prestress_scan/{structure}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        scales=ASSESS.get("scan", {}).get("scales", [1.0, 0.5, 0.1, 0.0, -0.1, -1.0]),
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/assess_prestress_scan.py"
+
+
+rule assess_record:
+    input:
+        structure="results/structures/{structure}.json",
+        record_npz="results/records/{structure}/{record}.npz",
+        record_json="results/records/{structure}/{record}.json",
+        lib=SIM_LIB + lib("assessment.py", "modal.py", "problem_io.py"),
+    output:
+        json="results/assess/records/{structure}/{record}.json",
+    log:
+        "logs/assess_record/{structure}/{record}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=10,
+        mem_mb=1000,
+    params:
+        stride=ASSESS.get("record_stride", 1),
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/assess_record.py"
+
+
+rule plot_figS3:
+    input:
+        scans=[f"results/assess/scan/{s}.json" for s in ASSESS_SCAN],
+        records=[f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS],
+        lib=lib("assessment_plots.py"),
+    output:
+        pdf="results/figures/figS3_assessment.pdf",
+        png="results/figures/figS3_assessment.png",
+    log:
+        "logs/plot_figS3.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_figS3.py"

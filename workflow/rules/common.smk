@@ -320,3 +320,11 @@ def _table6_inputs(kind):
         ]
 
     return files
+
+
+# ------------------------------------------------------------ assessment
+ASSESS = config.get("assessment", {})
+ASSESS_SCAN = [s for s in ASSESS.get("scan", {}).get("structures", []) if s in BUILT]
+ASSESS_RECORDS = [
+    tuple(c) for c in ASSESS.get("records", []) if tuple(c) in set(RECORDS)
+]

@@ -1,0 +1,58 @@
+"""Figure S3: the stability class across prestress scaling and along a record."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = ["plot_figS3"]
+
+CLASS_LEVEL = {"unstable": 0, "stable": 1, "super-stable": 2}
+
+
+def plot_figS3(scans: list[dict], records: list[dict], paths) -> None:
+    """Top: lambda_min(K_t) against the prestress scale, coloured by class; bottom, per record:
+    the instantaneous class and margin, and the energies T, V_g, V_s."""
+    nrow = 1 + len(records)
+    fig, axes = plt.subplots(nrow, 2, figsize=(10, 3.2 * nrow), squeeze=False)
+    ax = axes[0, 0]
+    colours = {"super-stable": "C2", "stable": "C1", "unstable": "C3"}
+    for sc in scans:
+        s = np.array([r["scale"] for r in sc["scan"]])
+        lam = np.array([r["lambda_min"] for r in sc["scan"]])
+        ax.plot(s, lam, "-", color="0.6", lw=0.8)
+        for cls, col in colours.items():
+            m = np.array([r["class"] == cls for r in sc["scan"]])
+            ax.plot(
+                s[m], lam[m], "o", color=col, ms=4, label=f"{sc['structure']}: {cls}" if m.any() else None
+            )
+    ax.axhline(0, color="k", lw=0.6)
+    ax.set_xlabel("prestress scale (-)")
+    ax.set_ylabel(r"$\lambda_{\min}(K_t)$ (N/m)")
+    ax.set_title("class as the prestress is scaled and reversed", fontsize=9)
+    ax.legend(fontsize=7)
+    axes[0, 1].axis("off")
+    for i, rec in enumerate(records, start=1):
+        t = np.asarray(rec["t"])
+        ax = axes[i, 0]
+        ax.step(t, [CLASS_LEVEL[c] for c in rec["class"]], where="post", color="C0")
+        ax.set_yticks([0, 1, 2], ["unstable", "stable", "super-stable"])
+        ax.set_xlabel("t (s)")
+        ax2 = ax.twinx()
+        ax2.plot(t, rec["lambda_min"], color="C1", lw=0.7)
+        ax2.set_ylabel(r"$\lambda_{\min}$ (N/m)", color="C1")
+        ax.set_title(f"{rec['structure']} {rec['record']}: instantaneous class", fontsize=9)
+        ax = axes[i, 1]
+        for key, lab in (("E_T", "T"), ("E_Vg", "$V_g$"), ("E_Vs", "$V_s$")):
+            if key in rec:
+                ax.plot(t, rec[key], lw=0.8, label=lab)
+        ax.set_xlabel("t (s)")
+        ax.set_ylabel("energy (J)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    for p in paths:
+        fig.savefig(p, dpi=150)
+    plt.close(fig)

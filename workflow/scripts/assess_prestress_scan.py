@@ -1,0 +1,17 @@
+"""Class and margins of a structure as its prestress is scaled and reversed (rule assess_prestress_scan).
+
+Output ``results/assess/scan/{structure}.json``: ``scan`` rows with ``scale``
+(-, multiplying the cable force densities; the bars follow by equilibrium),
+``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m, rigid bars).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.assessment import prestress_scan
+from tensegrity_id.runio import read_json, setup_log, write_json
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+out = prestress_scan(st, snakemake.params.scales, tol_rel=snakemake.params.tol_rel)  # noqa: F821
+for r in out["scan"]:
+    log.info("scale %+.3g: %s, lambda_min %.6g N/m", r["scale"], r["class"], r["lambda_min"])
+write_json(snakemake.output.json, out)  # noqa: F821

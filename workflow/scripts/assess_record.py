@@ -1,0 +1,25 @@
+"""Instantaneous stability class along a record (rule assess_record).
+
+Output ``results/assess/records/{structure}/{record}.json``: ``t`` (s),
+``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m) of the frozen shape at
+each sample (rigid bars, current cable force densities, the record's bar
+multipliers), ``n_slack`` cables, the energies ``E_T``, ``E_Vg``, ``E_Vs`` (J)
+and the sample ``counts`` per class.
+"""
+
+import numpy as np
+from tensegrity_id.assessment import class_along_record
+from tensegrity_id.problem_io import load_problem
+from tensegrity_id.runio import setup_log, write_json
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, par = snakemake.input, snakemake.params  # noqa: F821
+structure = load_problem(
+    inp.structure, [inp.record_npz], [inp.record_json]
+).structure  # the record's prestress
+with np.load(inp.record_npz) as z:
+    record = {k: z[k] for k in z.files}
+out = class_along_record(structure, record, stride=par.stride, tol_rel=par.tol_rel)
+out.update(structure=snakemake.wildcards.structure, record=snakemake.wildcards.record)  # noqa: F821
+log.info("samples per class: %s; smallest margin %.4g N/m", out["counts"], min(out["lambda_min"]))
+write_json(snakemake.output.json, out)  # noqa: F821

@@ -1,0 +1,12 @@
+"""Figure S3 (rule plot_figS3): class under prestress scaling and along records.
+
+Outputs ``results/figures/figS3_assessment.{pdf,png}``.
+"""
+
+from tensegrity_id.assessment_plots import plot_figS3
+from tensegrity_id.runio import read_json, setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, out = snakemake.input, snakemake.output  # noqa: F821
+plot_figS3([read_json(p) for p in inp.scans], [read_json(p) for p in inp.records], [out.pdf, out.png])
+log.info("wrote %s", list(out))
