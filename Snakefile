@@ -70,6 +70,7 @@ rule all:
             f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS
         ],
         figS3=rules.plot_figS3.output if ASSESS_SCAN or ASSESS_RECORDS else [],
+        table9=rules.make_table9.output if TABLE9 else [],
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
         records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],

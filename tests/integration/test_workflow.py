@@ -67,6 +67,8 @@ def test_outputs_exist_and_follow_contracts(workdir):
     rec = json.loads((workdir / "results/assess/records/prism45/slack_1pt.json").read_text())
     assert len(rec["class"]) == len(rec["t"]) == len(rec["E_T"]) == 51 and sum(rec["counts"].values()) == 51
     assert (workdir / "results/figures/figS3_assessment.png").stat().st_size > 10_000
+    t9 = pd.read_csv(workdir / "results/tables/table9.csv")
+    assert t9["method"].tolist() == ["pinn_smooth", "ukf"] and (t9["margin_err_pct"] >= 0).all()
     assert (workdir / "results/tables/table_s3.md").read_text().startswith("# Table S3")
     for ext in ("pdf", "png"):
         assert (workdir / f"results/figures/fig1_structures.{ext}").stat().st_size > 10_000
@@ -182,7 +184,7 @@ def test_editing_pinn_module_reruns_only_the_identification(workdir):
     target.write_text(target.read_text() + "\n# edited\n")
     os.utime(target)
     jobs = scheduled(workdir)
-    downstream = {"make_table5", "make_table6", "make_pinn_summary", "plot_fig4", "plot_fig5"}
+    downstream = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
     assert set(jobs) - pending - {"all"} == {"identify_pinn"} | downstream
     assert jobs["identify_pinn"] == 8
 
@@ -195,7 +197,7 @@ def test_editing_filters_module_reruns_only_the_baselines(workdir):
     os.utime(target)
     jobs = scheduled(workdir)
     baselines = {"identify_baseline", "lm_restarts", "baseline_variants", "lm_landscape", "make_table6"}
-    baselines.add("plot_baselines")
+    baselines |= {"plot_baselines", "make_table9"}
     assert set(jobs) - pending - {"all"} == baselines - pending  # Table 6 may already be pending
     assert jobs["identify_baseline"] == 6 and "identify_pinn" not in set(jobs) - pending
 

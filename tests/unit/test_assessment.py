@@ -10,6 +10,7 @@ from tensegrity_id.assessment import (
     bar_force_densities,
     class_along_record,
     classify,
+    error_propagation,
     prestress_scan,
     stiffness,
     utilisations,
@@ -126,3 +127,26 @@ def test_class_along_a_record_follows_the_slack_cables(t3):
     assert rec.n_transitions > 0 and slack.any()
     # with every cable taut the frozen shape stays braced; losing cables can break super-stability
     assert all(c != "unstable" for c, s in zip(out["class"], slack, strict=True) if not s)
+
+
+def test_error_propagation_is_zero_for_exact_and_follows_the_governing_cable(x1):
+    exact = x1.sigma.tolist()
+    res = {
+        "method": "m",
+        "structure": "x1",
+        "record": "r",
+        "exact": {"sigma": exact},
+        "identified": {"sigma": exact},
+        "errors": {"sigma_max_pct": 0.0},
+    }
+    e = error_propagation(x1, res)
+    assert e["margin_err_pct"] == pytest.approx(0.0, abs=1e-9) and e["U_c_err_pct"] == pytest.approx(
+        0.0, abs=1e-9
+    )
+    T = x1.sigma * x1.cable_lengths
+    k = int(np.argmax(T))
+    bumped = list(exact)
+    bumped[k] *= 1.1
+    e = error_propagation(x1, {**res, "identified": {"sigma": bumped}})
+    assert e["U_c_err_pct"] == pytest.approx(10.0, rel=1e-9)  # area EA/E_c: U_c scales with the tension
+    assert e["class_identified"] == e["class_exact"] == "stable"

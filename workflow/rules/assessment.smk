@@ -85,3 +85,25 @@ rule plot_figS3:
         mem_mb=1000,
     script:
         "../scripts/plot_figS3.py"
+
+
+rule make_table9:
+    input:
+        results=TABLE9,
+        structures=sorted(
+            {f"results/structures/{p.split('/')[3]}.json" for p in TABLE9}
+        ),
+        lib=STRUCTURE_LIB + lib("assessment.py", "modal.py", "dynamics.py", "tables.py"),
+    output:
+        csv="results/tables/table9.csv",
+        md="results/tables/table9.md",
+    log:
+        "logs/make_table9.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/make_table9.py"

@@ -328,3 +328,12 @@ ASSESS_SCAN = [s for s in ASSESS.get("scan", {}).get("structures", []) if s in B
 ASSESS_RECORDS = [
     tuple(c) for c in ASSESS.get("records", []) if tuple(c) in set(RECORDS)
 ]
+TABLE9 = [
+    pinn_path(*c)
+    for c in config.get("table9", {}).get("pinn", [])
+    if tuple(c) in set(PINN_RUNS)
+] + [
+    baseline_path(*c)
+    for c in config.get("table9", {}).get("baselines", [])
+    if tuple(c) in set(BASELINE_RUNS)
+]

@@ -278,3 +278,33 @@ def class_along_record(structure: Structure, record: dict, *, stride: int = 1, t
     counts = {c: int(sum(x == c for x in out["class"])) for c in ("super-stable", "stable", "unstable")}
     out["counts"] = counts
     return out
+
+
+def error_propagation(structure: Structure, result: dict, *, bars: str = "rigid") -> dict:
+    """Margin and utilisation errors when identified force densities replace the exact ones (seed Table 9).
+
+    ``result``: an identification result record (``identified.sigma``,
+    ``exact.sigma``, ``errors.sigma_max_pct``).  Undetermined cables
+    (``None``) keep their exact value and are counted.  Errors are relative,
+    in %; ``U_c`` is the largest cable utilisation (its error does not depend
+    on the cable area).
+    """
+    exact = np.asarray(result["exact"]["sigma"], float)
+    ident = np.array(
+        [e if v is None else v for v, e in zip(result["identified"]["sigma"], exact, strict=True)]
+    )
+    a_ex = assess(structure, exact, bars=bars)
+    a_id = assess(structure, ident, bars=bars)
+    return {
+        "method": result["method"],
+        "structure": result["structure"],
+        "record": result["record"],
+        "sigma_max_pct": result["errors"]["sigma_max_pct"],
+        "margin_exact": a_ex["lambda_min"],
+        "margin_identified": a_id["lambda_min"],
+        "margin_err_pct": 100 * abs(a_id["lambda_min"] / a_ex["lambda_min"] - 1),
+        "U_c_err_pct": 100 * abs(a_id["U_c_max"] / a_ex["U_c_max"] - 1),
+        "class_exact": a_ex["class"],
+        "class_identified": a_id["class"],
+        "n_undetermined": int(sum(v is None for v in result["identified"]["sigma"])),
+    }

@@ -1,0 +1,32 @@
+"""Table 9: assessment errors when identified force densities replace the exact ones (rule make_table9).
+
+Outputs ``results/tables/table9.csv`` and ``.md``: per identification run the
+method, structure, record, the largest force-density error over identifiable
+cables (%), the margin ``lambda_min(K_t)`` with exact and identified force
+densities (N/m) and its relative error (%), the error of the largest cable
+utilisation ``U_c`` (%), and the class with both.
+"""
+
+import pandas as pd
+from tensegrity_id import structure_from_report
+from tensegrity_id.assessment import error_propagation
+from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.tables import write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+structures = {}
+for p in snakemake.input.structures:  # noqa: F821
+    st = structure_from_report(read_json(p))
+    structures[st.name] = st
+rows = []
+for p in snakemake.input.results:  # noqa: F821
+    res = read_json(p)
+    rows.append(error_propagation(structures[res["structure"]], res))
+df = pd.DataFrame(rows)
+log.info("\n%s", df.to_string(index=False))
+write_table(
+    df,
+    snakemake.output.csv,  # noqa: F821
+    snakemake.output.md,  # noqa: F821
+    title="Table 9: assessment errors from identified force densities",
+)
