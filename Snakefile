@@ -57,6 +57,9 @@ localrules:
     make_table6,
     make_pinn_summary,
     plot_baselines,
+    plot_figS2,
+    plot_figS3,
+    make_table9,
 
 
 rule all:
@@ -71,6 +74,7 @@ rule all:
         ],
         figS3=rules.plot_figS3.output if ASSESS_SCAN or ASSESS_RECORDS else [],
         table9=rules.make_table9.output if TABLE9 else [],
+        figS2=rules.plot_figS2.output,
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
         records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],

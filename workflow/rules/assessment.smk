@@ -107,3 +107,25 @@ rule make_table9:
         mem_mb=1000,
     script:
         "../scripts/make_table9.py"
+
+
+rule plot_figS2:
+    input:
+        assess=expand(
+            "results/assess/{structure}.json",
+            structure=config["table_s3"]["structures"],
+        ),
+        lib=lib("assessment_plots.py"),
+    output:
+        pdf="results/figures/figS2_spectra.pdf",
+        png="results/figures/figS2_spectra.png",
+    log:
+        "logs/plot_figS2.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_figS2.py"

@@ -212,6 +212,8 @@ def assess(
         {"U_c_max": u["U_c_max"], "U_b_max": u["U_b_max"], "U_c": u["U_c"].tolist(), "U_b": u["U_b"].tolist()}
     )
     out["bar_sigma"] = k["bar_sigma"].tolist()
+    out["eigenvalues_Kt"] = np.linalg.eigvalsh(k["Kt"]).tolist()
+    out["eigenvalues_KG"] = np.linalg.eigvalsh(k["KG"]).tolist()
     return out
 
 

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["plot_figS3"]
+__all__ = ["plot_figS2", "plot_figS3"]
 
 CLASS_LEVEL = {"unstable": 0, "stable": 1, "super-stable": 2}
 
@@ -52,6 +52,42 @@ def plot_figS3(scans: list[dict], records: list[dict], paths) -> None:
         ax.set_xlabel("t (s)")
         ax.set_ylabel("energy (J)")
         ax.legend(fontsize=7)
+    fig.tight_layout()
+    for p in paths:
+        fig.savefig(p, dpi=150)
+    plt.close(fig)
+
+
+def plot_figS2(assessments: list[dict], paths) -> None:
+    """Spectra of the reduced tangent stiffness and of the stress matrix per structure (rigid bars).
+
+    Symmetric-log axis; a negative stress-matrix eigenvalue marks a
+    configuration that is stable only through the material stiffness.
+    """
+    colours = {"super-stable": "C2", "stable": "C1", "unstable": "C3"}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(assessments) + 1.8), sharey=True)
+    names = [a["structure"] for a in assessments]
+    for ax, key, title in (
+        (axes[0], "eigenvalues_Kt", r"eigenvalues of the reduced $K_t$"),
+        (axes[1], "eigenvalues_KG", r"eigenvalues of the stress matrix $K_G$"),
+    ):
+        for i, a in enumerate(assessments):
+            ev = np.asarray(a["rigid"][key])
+            ax.plot(ev, np.full(ev.size, i), "|", ms=10, color=colours[a["rigid"]["class"]])
+        allev = np.concatenate([np.asarray(a["rigid"][key]) for a in assessments])
+        if (allev > 0).all():
+            ax.set_xscale("log")
+        else:
+            ax.axvline(0, color="k", lw=0.6)
+            ax.set_xscale("symlog", linthresh=1.0)
+            top = 10 ** np.ceil(np.log10(np.abs(allev).max()))
+            ax.set_xticks([t for t in (-top, -top / 100, 0, top / 100, top) if abs(t) >= 1 or t == 0])
+        ax.set_xlabel("N/m")
+        ax.set_title(title, fontsize=9)
+    axes[0].set_yticks(
+        range(len(names)), [f"{n} ({a['rigid']['class']})" for n, a in zip(names, assessments, strict=True)]
+    )
+    axes[0].invert_yaxis()
     fig.tight_layout()
     for p in paths:
         fig.savefig(p, dpi=150)

@@ -1,0 +1,12 @@
+"""Figure S2 (rule plot_figS2): spectra of the reduced tangent stiffness and the stress matrix.
+
+Outputs ``results/figures/figS2_spectra.{pdf,png}`` for the Table S3 structures.
+"""
+
+from tensegrity_id.assessment_plots import plot_figS2
+from tensegrity_id.runio import read_json, setup_log
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+out = snakemake.output  # noqa: F821
+plot_figS2([read_json(p) for p in snakemake.input.assess], [out.pdf, out.png])  # noqa: F821
+log.info("wrote %s", list(out))
