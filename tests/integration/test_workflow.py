@@ -68,6 +68,7 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert len(rec["class"]) == len(rec["t"]) == len(rec["E_T"]) == 51 and sum(rec["counts"].values()) == 51
     assert (workdir / "results/figures/figS3_assessment.png").stat().st_size > 10_000
     assert (workdir / "results/figures/figS2_spectra.png").stat().st_size > 10_000
+    assert (workdir / "results/figures/figS1_classic_forms.png").stat().st_size > 10_000
     assert len(a["rigid"]["eigenvalues_Kt"]) == 6 and min(a["rigid"]["eigenvalues_KG"]) > -1e-9
     t9 = pd.read_csv(workdir / "results/tables/table9.csv")
     assert t9["method"].tolist() == ["pinn_smooth", "ukf"] and (t9["margin_err_pct"] >= 0).all()

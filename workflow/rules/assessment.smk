@@ -129,3 +129,23 @@ rule plot_figS2:
         mem_mb=1000,
     script:
         "../scripts/plot_figS2.py"
+
+
+rule plot_figS1:
+    input:
+        structures=[f"results/structures/{s}.json" for s in FIGS1],
+        assess=[f"results/assess/{s}.json" for s in FIGS1],
+        lib=lib("plotting.py", "structure.py", "structure_io.py", "catalog.py"),
+    output:
+        pdf="results/figures/figS1_classic_forms.pdf",
+        png="results/figures/figS1_classic_forms.png",
+    log:
+        "logs/plot_figS1.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    script:
+        "../scripts/plot_figS1.py"

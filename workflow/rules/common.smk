@@ -337,3 +337,4 @@ TABLE9 = [
     for c in config.get("table9", {}).get("baselines", [])
     if tuple(c) in set(BASELINE_RUNS)
 ]
+FIGS1 = [s for s in config.get("figures", {}).get("figS1", []) if s in BUILT]
