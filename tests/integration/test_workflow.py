@@ -177,7 +177,7 @@ def test_editing_plot_module_reruns_only_plot_rules(workdir):
     target.write_text(target.read_text() + "\n# edited\n")
     os.utime(target)
     jobs = scheduled(workdir)
-    assert set(jobs) - {"all"} == {"plot_fig1"}
+    assert set(jobs) - {"all"} == {"plot_fig1", "plot_figS1"}  # the two figures drawing structures
 
 
 def test_editing_pinn_module_reruns_only_the_identification(workdir):
