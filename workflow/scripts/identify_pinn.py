@@ -22,24 +22,13 @@ import numpy as np
 import pandas as pd
 import torch
 from tensegrity_id.identification import get_method
-from tensegrity_id.problem_io import load_problem
+from tensegrity_id.problem_io import load_rule_problem
 from tensegrity_id.runio import setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 torch.set_num_threads(snakemake.threads)  # noqa: F821
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
-problem = load_problem(
-    inp.structure,
-    list(inp.record_npz),
-    list(inp.record_json),
-    list(inp.sensors),
-    seed=int(wc.seed),
-    noise_seed=par.noise_seed,
-    sim=par.sim,
-    outcome_rule=par.outcome,
-    sigma0=par.sigma0,
-    c0=par.c0,
-)
+problem = load_rule_problem(inp, par, wc.seed)
 log.info("records %s, protocol %s, seed %s, settings %s", par.records, wc.protocol, wc.seed, par.settings)
 method = get_method(f"pinn_{wc.treatment}", checkpoint=par.checkpoint, progress=log, **par.settings)
 result = method.run(problem)

@@ -168,9 +168,10 @@ class Dynamics:
         return x, v.reshape(x.shape)
 
     def constraint_jacobian(self, x):
-        """Bar constraint Jacobian on all coordinates, shape (n_bars, n_coords)."""
+        """Bar constraint Jacobian on all coordinates, shape (..., n_bars, n_coords)."""
         b = self.Cb @ x
-        return (self.Cb[:, :, None] * b[:, None, :]).reshape(len(b), -1)
+        J = self.Cb[:, :, None] * b[..., :, None, :]
+        return J.reshape(J.shape[:-2] + (-1,))
 
     def cable_state(self, x, v, taut=None):
         """Cable vectors, lengths, rates, taut flags, elastic and damping force densities."""
@@ -235,7 +236,8 @@ class Dynamics:
         """
         x, v = self.full(q_free, v_free)
         s, length, rate = cable_kinematics(self.Cc, x, v)
-        w = np.where(length > L0, K * (1.0 - L0 / length) + c * rate / length, 0.0)
+        sig = cable_force_density(length, K, L0)
+        w = sig + damping_force_density(length, rate, c, length > L0)
         f = self.G + nodal_cable_forces(self.Cc, s, w).reshape(len(q_free), -1)
         if f_ext is not None:
             f = f + f_ext
@@ -243,8 +245,7 @@ class Dynamics:
         Mf = ff @ self.Minv.T
         if not len(self.Cb):
             return Mf
-        b = self.Cb @ x
-        J = (self.Cb[:, :, None] * b[:, :, None, :]).reshape(len(b), len(self.Cb), -1)[:, :, self.free]
+        J = self.constraint_jacobian(x)[..., self.free]
         bd = self.Cb @ v
         kappa = (bd * bd).sum(-1)
         MJ = np.einsum("ij,bkj->bik", self.Minv, J)

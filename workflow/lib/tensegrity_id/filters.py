@@ -48,7 +48,7 @@ import time
 
 import numpy as np
 
-from .dynamics import Dynamics
+from .dynamics import Dynamics, MemberParameters
 from .identification import IdentificationMethod, IdentificationProblem, register
 from .scoring import simulated_prediction
 
@@ -226,9 +226,10 @@ class _StructureModel:
         return f
 
     def constants(self, theta):
-        sigma = np.exp(theta[:, : self.nc])
-        K = self.EA / self.L + sigma
-        return K, self.EA / K, np.exp(theta[:, self.nc : self.nc + 1])
+        """Cable stiffness, rest length and damper per sample, by the member convention."""
+        c = np.exp(theta[:, self.nc : self.nc + 1])
+        p = MemberParameters(sigma=np.exp(theta[:, : self.nc]), c=c, EA=self.EA, L_ref=self.L)
+        return p.K, p.L0, c
 
     def acc(self, u, v, theta, t):
         K, L0, c = self.constants(theta)

@@ -48,6 +48,7 @@ __all__ = [
     "METHODS",
     "register",
     "get_method",
+    "run_variants",
 ]
 
 
@@ -242,9 +243,41 @@ class IdentificationMethod:
             "options": self.options,
             **out,
         }
+        for start in result.get("starts", []):  # multi-start methods: every start scored after the search
+            e = parameter_errors(st, {"sigma": np.asarray(start["sigma"], float), "c": start["c"]}, exact)
+            start["sigma_max_pct"], start["c_pct"] = e["errors"]["sigma_max_pct"], e["errors"]["c_pct"]
         if series is not None:
             result["_series"] = series
         return result
+
+
+VARIANT_KEYS = (
+    "identified",
+    "errors",
+    "chi2",
+    "spurious_minimum",
+    "n_forward_simulations",
+    "wall_s",
+    "outcome",
+)
+"""What a sensitivity study keeps of each run (:func:`run_variants`)."""
+
+
+def run_variants(
+    name: str, options: dict, variants: list[dict], problem: IdentificationProblem, log=None
+) -> dict:
+    """One method under several option sets (each merged over ``options``): a compact record per set."""
+    rows, last = [], None
+    for extra in variants:
+        last = get_method(name, **{**options, **extra}).run(problem)
+        rows.append({"options": extra, **{k: last.get(k) for k in VARIANT_KEYS}})
+        if log:
+            e = last["errors"]
+            log.info(
+                "%s %s: max sigma error %.3g %%, c error %.3g %%", name, extra, e["sigma_max_pct"], e["c_pct"]
+            )
+    head = ("method", "structure", "record", "seed", "exact", "inert_members")
+    return {**{k: last[k] for k in head}, "variants": rows}
 
 
 METHODS: dict[str, type[IdentificationMethod]] = {}

@@ -19,7 +19,7 @@ from .records import forcing_from_meta, load_record, record_structure
 from .runio import read_json
 from .sensors import noise_realization
 
-__all__ = ["load_problem", "load_sensors"]
+__all__ = ["load_problem", "load_rule_problem", "load_sensors"]
 
 
 def load_sensors(path) -> dict:
@@ -99,4 +99,25 @@ def load_problem(
         seed=int(seed),
         sim=dict(sim or {}),
         outcome_rule=dict(outcome_rule or {}),
+    )
+
+
+def load_rule_problem(inp, par, seed) -> IdentificationProblem:
+    """The problem of an identification rule: inputs ``structure, record_npz, record_json, sensors``
+    (one file or a list each) and params ``noise_seed, sim, outcome, sigma0, c0``."""
+
+    def as_list(v):
+        return [v] if isinstance(v, str) else list(v)
+
+    return load_problem(
+        inp.structure,
+        as_list(inp.record_npz),
+        as_list(inp.record_json),
+        as_list(inp.sensors),
+        seed=int(seed),
+        noise_seed=par.noise_seed,
+        sim=par.sim,
+        outcome_rule=par.outcome,
+        sigma0=par.sigma0,
+        c0=par.c0,
     )

@@ -75,6 +75,12 @@ def shooting_residual(structure, theta, records: list[dict], sim: dict) -> np.nd
     return np.concatenate(out)
 
 
+def _sim_settings(problem: IdentificationProblem, max_sim_nfev) -> dict:
+    """Solver settings of a shooting simulation: the sensor grid of the first record unless set."""
+    t = problem.records[0].sensors["t"]
+    return {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **problem.sim, "max_nfev": int(max_sim_nfev)}
+
+
 def _column(args):
     structure, theta, records, sim = args
     return shooting_residual(structure, theta, records, sim)
@@ -127,10 +133,7 @@ class LMShooting(IdentificationMethod):
         st = problem.structure
         n = st.n_cables
         recs = self._records(problem)
-        sim = {**problem.sim, "max_nfev": int(o["max_sim_nfev"])}
-        t = problem.records[0].sensors["t"]
-        sim.setdefault("t_end", float(t[-1]))
-        sim.setdefault("dt_out", float(t[1] - t[0]))
+        sim = _sim_settings(problem, o["max_sim_nfev"])
         counter = {"n": 0}
         pool = ProcessPoolExecutor(max_workers=int(o["workers"])) if int(o["workers"]) > 1 else None
         last = {}
@@ -228,8 +231,7 @@ def misfit_landscape(
     recs = m._records(problem)
     st = problem.structure
     n = st.n_cables
-    t = problem.records[0].sensors["t"]
-    sim = {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **problem.sim, "max_nfev": int(max_sim_nfev)}
+    sim = _sim_settings(problem, max_sim_nfev)
     g = np.r_[np.full(n, np.log(problem.sigma0)), np.log(problem.c0)]
     sig = np.asarray(problem.truth["sigma"], float)
     e = np.r_[np.log(np.where(sig > 0, sig, problem.sigma0)), np.log(problem.truth["c"])]

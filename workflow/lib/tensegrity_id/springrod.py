@@ -60,14 +60,17 @@ __all__ = [
 
 
 def _quat_to_R(q):
-    w, x, y, z = q / np.linalg.norm(q)
-    return np.array(
+    """Rotation matrices of (unnormalised) quaternions ``(w, x, y, z)``, shape (..., 3, 3)."""
+    q = np.asarray(q, float)
+    w, x, y, z = np.moveaxis(q / np.linalg.norm(q, axis=-1, keepdims=True), -1, 0)
+    R = np.stack(
         [
             [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
             [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
             [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
         ]
     )
+    return np.moveaxis(R, (0, 1), (-2, -1))
 
 
 def _quat_mul(a, b):
@@ -98,11 +101,15 @@ class SpringRod:
         self.arms = np.array([[-L / 2, 0.0, 0.0], [L / 2, 0.0, 0.0]])  # body frame, rod along x
 
     def ends(self, p, q, v, Omega):
-        """End positions and velocities (world), shape (2, 3) each."""
+        """End positions, velocities and arms (world), shape (..., 2, 3), states over leading axes."""
         R = _quat_to_R(q)
-        r = self.arms @ R.T
-        w = R @ Omega
-        return p + r, v + np.cross(w, r), r
+        r = np.einsum("kj,...ij->...ki", self.arms, R)
+        w = np.einsum("...ij,...j->...i", R, Omega)
+        return p[..., None, :] + r, v[..., None, :] + np.cross(w[..., None, :], r), r
+
+    def state_ends(self, Y):
+        """:meth:`ends` of state rows ``(p, v, q, Omega)``, shape (..., 13)."""
+        return self.ends(Y[..., :3], Y[..., 6:10], Y[..., 3:6], Y[..., 10:13])
 
     def spring_geometry(self, x_end, v_end):
         """Stretch ``l - r``, rate ``l'`` and unit vectors ``u`` (nail -> end) of both springs."""
@@ -153,11 +160,14 @@ def regress_ratios(trajectories, dt: float, model: SpringRod | None = None) -> d
     rows, rhs = [], []
     for Y in trajectories:
         a = (Y[2:, 3:6] - Y[:-2, 3:6]) / (2 * dt)
-        for y, acc in zip(Y[1:-1], a, strict=True):
-            xe, ve, _ = model.ends(y[:3], y[6:10], y[3:6], y[10:13])
-            stretch, rate, u = model.spring_geometry(xe, ve)
-            rows.append(np.stack([-(stretch[:, None] * u).sum(0), -(rate[:, None] * u).sum(0)], axis=1))
-            rhs.append(acc)
+        xe, ve, _ = model.state_ends(Y[1:-1])
+        stretch, rate, u = model.spring_geometry(xe, ve)
+        rows.append(
+            np.stack([-(stretch[..., None] * u).sum(1), -(rate[..., None] * u).sum(1)], axis=-1).reshape(
+                -1, 2
+            )
+        )
+        rhs.append(a.reshape(-1))
     A = np.concatenate(rows)
     b = np.concatenate(rhs)
     sol, res, *_ = np.linalg.lstsq(A, b, rcond=None)
@@ -180,10 +190,7 @@ def black_box_fit(
     y0 = trajectory[0]
     n_eval = {"n": 0}
 
-    def ends_of(Y, model):
-        return np.array([model.ends(y[:3], y[6:10], y[3:6], y[10:13])[0] for y in Y])
-
-    ref = ends_of(trajectory, SpringRod(M=M))
+    ref = SpringRod(M=M).state_ends(trajectory)[0]
     scale = float(np.mean((ref - ref.mean(axis=0)) ** 2))  # the motion's own mean square: loss is relative
 
     def loss(x):
@@ -193,7 +200,7 @@ def black_box_fit(
             Y = m.simulate(y0, n_steps, dt, rtol=1e-8)
         except RuntimeError:
             return 1e3
-        return float(np.mean((ends_of(Y, m) - ref) ** 2)) / scale
+        return float(np.mean((m.state_ends(Y)[0] - ref) ** 2)) / scale
 
     t0 = time.perf_counter()
     if method == "lbfgsb":
