@@ -48,7 +48,7 @@ import time
 
 import numpy as np
 
-from .dynamics import Dynamics, MemberParameters
+from .dynamics import Dynamics
 from .identification import IdentificationMethod, IdentificationProblem, register
 from .scoring import simulated_prediction
 
@@ -226,10 +226,12 @@ class _StructureModel:
         return f
 
     def constants(self, theta):
-        """Cable stiffness, rest length and damper per sample, by the member convention."""
-        c = np.exp(theta[:, self.nc : self.nc + 1])
-        p = MemberParameters(sigma=np.exp(theta[:, : self.nc]), c=c, EA=self.EA, L_ref=self.L)
-        return p.K, p.L0, c
+        """Cable stiffness, rest length and damper per sample: the member convention of
+        :class:`~tensegrity_id.dynamics.MemberParameters` in the form ``K L0 = EA`` (the UKF on a
+        slack record amplifies round-off, so this form is kept as the filters' reference)."""
+        sigma = np.exp(theta[:, : self.nc])
+        K = self.EA / self.L + sigma
+        return K, self.EA / K, np.exp(theta[:, self.nc : self.nc + 1])
 
     def acc(self, u, v, theta, t):
         K, L0, c = self.constants(theta)
