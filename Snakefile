@@ -73,7 +73,12 @@ rule all:
         assess_records=[
             f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS
         ],
-        figS3=rules.plot_figS3.output if ASSESS_SCAN or ASSESS_RECORDS else [],
+        assess_steel=[f"results/assess/steel/{s}.json" for s in ASSESS_STEEL],
+        figS3=(
+            rules.plot_figS3.output
+            if ASSESS_SCAN or ASSESS_RECORDS or ASSESS_STEEL
+            else []
+        ),
         table9=rules.make_table9.output if TABLE9 else [],
         figS2=rules.plot_figS2.output,
         figS1=rules.plot_figS1.output if FIGS1 else [],

@@ -66,6 +66,11 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert [r["class"] for r in scan] == ["super-stable", "unstable", "unstable"]
     rec = json.loads((workdir / "results/assess/records/prism45/slack_1pt.json").read_text())
     assert len(rec["class"]) == len(rec["t"]) == len(rec["E_T"]) == 51 and sum(rec["counts"].values()) == 51
+    steel = json.loads((workdir / "results/assess/steel/x1.json").read_text())
+    assert steel["design"]["class"] == "super-stable" and abs(steel["design"]["U_c_max"] - 0.5) < 1e-12
+    assert [r["max_tension"] for r in steel["curves"]] == [1000.0, 3000.0, 6000.0]
+    assert {"cable_area", "bar_radius", "sized_for"} <= set(steel["sections"])
+    assert abs(steel["tension_at_U_c_1"] - 6000.0) < 1e-6 and steel["family"]["directions"]
     assert (workdir / "results/figures/figS3_assessment.png").stat().st_size > 10_000
     assert (workdir / "results/figures/figS2_spectra.png").stat().st_size > 10_000
     assert (workdir / "results/figures/figS1_classic_forms.png").stat().st_size > 10_000

@@ -170,6 +170,18 @@ def test_default_config_passes(repo):
             lambda c: c["structures"].update(mine={"file": "no/such.yaml"}),
             r"'structures.mine.file': no such file",
         ),
+        (
+            lambda c: c["assessment"]["steel"].pop("sizing"),
+            r"'assessment.steel': give the sections \(cable_area",
+        ),
+        (
+            lambda c: c["assessment"]["steel"]["sizing"].update(U_c=1.5),
+            r"'assessment.steel.sizing.U_c': 1.5 is greater than the maximum of 1",
+        ),
+        (
+            lambda c: c["assessment"]["steel"]["structures"].append("x9"),
+            r"'assessment.steel.structures\[1\]': 'x9' is not defined",
+        ),
     ],
 )
 def test_bad_config_values_named(repo, mutate, message):

@@ -67,10 +67,33 @@ rule assess_record:
         "../scripts/assess_record.py"
 
 
+rule assess_steel_design:
+    input:
+        structure="results/structures/{structure}.json",
+        lib=STRUCTURE_LIB
+        + lib("assessment.py", "modal.py", "dynamics.py", "cables.py", "runio.py"),
+    output:
+        json="results/assess/steel/{structure}.json",
+    log:
+        "logs/assess_steel_design/{structure}.log",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        steel=ASSESS.get("steel", {}),
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/assess_steel_design.py"
+
+
 rule plot_figS3:
     input:
         scans=[f"results/assess/scan/{s}.json" for s in ASSESS_SCAN],
         records=[f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS],
+        steel=[f"results/assess/steel/{s}.json" for s in ASSESS_STEEL],
         lib=lib("assessment_plots.py"),
     output:
         pdf="results/figures/figS3_assessment.pdf",

@@ -338,3 +338,4 @@ TABLE9 = [
     if tuple(c) in set(BASELINE_RUNS)
 ]
 FIGS1 = [s for s in config.get("figures", {}).get("figS1", []) if s in BUILT]
+ASSESS_STEEL = [s for s in ASSESS.get("steel", {}).get("structures", []) if s in BUILT]

@@ -1,4 +1,4 @@
-"""Figure S3 (rule plot_figS3): class under prestress scaling and along records.
+"""Figure S3 (rule plot_figS3): class under prestress scaling, utilisation curves, class along records.
 
 Outputs ``results/figures/figS3_assessment.{pdf,png}``.
 """
@@ -8,5 +8,10 @@ from tensegrity_id.runio import read_json, setup_log
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out = snakemake.input, snakemake.output  # noqa: F821
-plot_figS3([read_json(p) for p in inp.scans], [read_json(p) for p in inp.records], [out.pdf, out.png])
+plot_figS3(
+    [read_json(p) for p in inp.scans],
+    [read_json(p) for p in inp.records],
+    [out.pdf, out.png],
+    steel=[read_json(p) for p in inp.steel],
+)
 log.info("wrote %s", list(out))

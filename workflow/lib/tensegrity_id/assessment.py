@@ -36,6 +36,17 @@ Strength
     (``U_b``).  Material library (Ma et al., seed Table S2): Q345 bars
     ``E = 206 GPa``, yield 300 MPa; wire-rope cables ``E = 76 GPa``, allowable
     600 MPa.  The cable area is ``EA / E_c`` unless given.
+
+Steel design (seed §S5, the X2 frame rebuilt with steel members)
+    :func:`steel_design` takes the structure's zero-gravity self-stress (the
+    minimum-total-force-density LP, which is the self-stress itself where
+    there is only one), scales it to a design maximum cable tension, gives
+    the members the library's steel (uniform cable area, solid bars of one
+    radius, density 7850 kg/m^3) and traces class, margin and utilisations as
+    the prestress is raised.  The seed states neither section: they are
+    either given or sized (:func:`size_sections`) so that the governing cable
+    and strut carry stated design utilisations at the design tension — in
+    that case the design-point utilisations are inputs, not results.
 """
 
 from __future__ import annotations
@@ -56,6 +67,12 @@ __all__ = [
     "utilisations",
     "assess",
     "lowest_frequency",
+    "prestress_scan",
+    "class_along_record",
+    "error_propagation",
+    "size_sections",
+    "steel_design",
+    "self_stress_family",
 ]
 
 MATERIALS = {
@@ -63,6 +80,9 @@ MATERIALS = {
     "wire_rope": {"E": 76e9, "allowable": 600e6},
 }
 """Member materials of the seed's library: Pa."""
+
+STEEL_DENSITY = 7850.0
+"""kg/m^3, structural steel (EN 1993-1-1, 3.2.6): the steel design's bar mass."""
 
 
 def bar_force_densities(structure: Structure, sigma) -> np.ndarray:
@@ -310,3 +330,172 @@ def error_propagation(structure: Structure, result: dict, *, bars: str = "rigid"
         "class_identified": a_id["class"],
         "n_undetermined": int(sum(v is None for v in result["identified"]["sigma"])),
     }
+
+
+def _solid_radius(P, L, materials=None):
+    """Smallest solid circular radius (m) whose capacity ``min(A f_y, pi^2 E I / L^2)`` is ``P`` (N)."""
+    b = {**MATERIALS, **(materials or {})}["q345"]
+    P, L = np.asarray(P, float), np.asarray(L, float)
+    r_yield = np.sqrt(P / (np.pi * b["yield"]))
+    r_euler = (4.0 * P * L**2 / (np.pi**3 * b["E"])) ** 0.25  # pi^2 E (pi r^4 / 4) / L^2 = P
+    return np.maximum(r_yield, r_euler)
+
+
+def size_sections(structure: Structure, sigma, bar_sigma, *, U_c: float, U_b: float, materials=None) -> dict:
+    """One cable area and one solid bar radius at which the governing members carry ``U_c`` and ``U_b``.
+
+    The cable area is ``max T / (U_c sigma_all)``; the bar radius is the
+    largest over the bars of the smallest solid radius whose capacity (yield
+    or Euler, :func:`utilisations`) is ``C / U_b``.  Raises ``ValueError``
+    for utilisations outside (0, 1] or a prestress without a tensioned cable
+    or a compressed bar.
+    """
+    for name, u in (("U_c", U_c), ("U_b", U_b)):
+        if not 0.0 < float(u) <= 1.0:
+            raise ValueError(f"design utilisation {name} must be in (0, 1], got {u!r}")
+    mat = {**MATERIALS, **(materials or {})}
+    T = np.asarray(sigma, float) * structure.cable_lengths
+    C = -np.asarray(bar_sigma, float) * structure.bar_lengths
+    if T.max() <= 0 or C.max() <= 0:
+        raise ValueError(f"structure '{structure.name}': sizing needs a tensioned cable and a compressed bar")
+    area = float(T.max() / (float(U_c) * mat["wire_rope"]["allowable"]))
+    comp = C > 0
+    radius = float(_solid_radius(C[comp] / float(U_b), structure.bar_lengths[comp], materials).max())
+    return {"cable_area": area, "bar_radius": radius}
+
+
+def _design_self_stress(structure: Structure) -> tuple[Structure, np.ndarray, np.ndarray]:
+    from .statics import prestress_lp
+
+    s0 = structure.with_changes(gravity=0.0)
+    sigma, bar_sigma = prestress_lp(s0, sigma_min=1.0)
+    return s0, sigma, bar_sigma
+
+
+def steel_design(
+    structure: Structure,
+    *,
+    max_tension: float,
+    tensions,
+    U_c: float | None = None,
+    U_b: float | None = None,
+    cable_area: float | None = None,
+    bar_radius: float | None = None,
+    tol_rel: float = 1e-8,
+) -> dict:
+    """The structure rebuilt with steel members at a design prestress, and its utilisation curves.
+
+    Prestress: the zero-gravity LP self-stress scaled so that the largest
+    cable tension is ``max_tension`` (N).  Sections: ``cable_area`` (m^2)
+    and ``bar_radius`` (m) where given, otherwise sized by
+    :func:`size_sections` to the design utilisations ``U_c``, ``U_b``.
+    Members: wire-rope cables ``EA = E_c A_c``, Q345 solid bars of density
+    :data:`STEEL_DENSITY`.  At every tension of ``tensions`` (N, largest
+    cable): class and ``lambda_min`` for rigid and flexible bars, the stress
+    matrix margin, ``U_c`` and ``U_b``; at the design point also the lowest
+    frequency from ``K_t`` and from the modal analysis.  The tensions at
+    which ``U_c`` and ``U_b`` reach 1 follow from the linearity of the
+    self-stress in its scale.
+    """
+    s0, sig1, bar1 = _design_self_stress(structure)
+    t1 = float((sig1 * s0.cable_lengths).max())
+    sig_d, bar_d = sig1 * (max_tension / t1), bar1 * (max_tension / t1)
+    if cable_area is None or bar_radius is None:
+        if U_c is None or U_b is None:
+            raise ValueError("steel_design needs either cable_area and bar_radius or the design U_c and U_b")
+        sized = size_sections(s0, sig_d, bar_d, U_c=U_c, U_b=U_b)
+        cable_area = sized["cable_area"] if cable_area is None else cable_area
+        bar_radius = sized["bar_radius"] if bar_radius is None else bar_radius
+    steel = s0.with_changes(
+        cable_EA=np.full(s0.n_cables, MATERIALS["wire_rope"]["E"] * float(cable_area)),
+        bar_radius=np.full(s0.n_bars, float(bar_radius)),
+        bar_density=np.full(s0.n_bars, STEEL_DENSITY),
+        bar_mass=None,
+        name=f"{structure.name}_steel",
+    )
+    rows = []
+    for T in tensions:
+        k = float(T) / max_tension
+        sig, bar = k * sig_d, k * bar_d
+        row = {"max_tension": float(T)}
+        for bars in ("rigid", "flexible"):
+            st = stiffness(steel, sig, bar, bars=bars)
+            c = classify(st["Kt"], st["KG"], tol_rel=tol_rel)
+            row[bars] = {key: c[key] for key in ("class", "lambda_min", "lambda_min_KG")}
+        u = utilisations(steel, sig, bar, cable_area=cable_area)
+        row.update({"U_c_max": u["U_c_max"], "U_b_max": u["U_b_max"]})
+        row["margin_ratio_flexible"] = row["flexible"]["lambda_min"] / row["rigid"]["lambda_min"]
+        rows.append(row)
+    design = steel.with_prestress(sig_d, bar_d)
+    a = assess(design, sig_d, tol_rel=tol_rel, cable_area=cable_area)
+    f_t, f_m = lowest_frequency(design)
+    u = utilisations(steel, sig_d, bar_d, cable_area=cable_area)
+    return {
+        "structure": structure.name,
+        "max_tension": float(max_tension),
+        "sections": {
+            "cable_area": float(cable_area),
+            "bar_radius": float(bar_radius),
+            "sized_for": None if U_c is None else {"U_c": U_c, "U_b": U_b},
+            "cable_EA": float(steel.cable_EA[0]),
+            "bar_mass": (STEEL_DENSITY * np.pi * bar_radius**2 * steel.bar_lengths).tolist(),
+            "buckling_governs": u["buckling_governs"].tolist(),
+        },
+        "sigma": sig_d.tolist(),
+        "bar_sigma": bar_d.tolist(),
+        "design": {
+            "class": a["class"],
+            "lambda_min": a["lambda_min"],
+            "lambda_min_KG": a["lambda_min_KG"],
+            "U_c_max": a["U_c_max"],
+            "U_b_max": a["U_b_max"],
+            "f1_tangent_hz": f_t,
+            "f1_modal_hz": f_m,
+        },
+        "tension_at_U_c_1": float(max_tension / u["U_c_max"]),
+        "tension_at_U_b_1": float(max_tension / u["U_b_max"]),
+        "curves": rows,
+    }
+
+
+def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -> dict:
+    """Class of ``v + theta d`` about the zero-gravity design self-stress ``v``, ``d`` another self-stress.
+
+    ``d`` runs over an orthonormal basis of the self-stress space orthogonal
+    to ``v`` (sign fixed by its largest component), scaled to the same
+    largest cable force density; each combination is flagged
+    ``sign_consistent`` (cables in tension, bars in compression).  A design
+    self-stress on the super-stability boundary has ``lambda_min(K_G) = 0``
+    and a direction along which the stress matrix turns indefinite.
+    """
+    from .statics import self_stress_basis
+
+    s0, sig, bar = _design_self_stress(structure)
+    nb = s0.n_bars
+    v = np.concatenate([bar, sig])
+    B = self_stress_basis(s0)
+    D = B - np.outer(v, v @ B) / (v @ v)
+    U, sv, _ = np.linalg.svd(D, full_matrices=False)
+    dirs = U[:, sv > 1e-9 * max(sv.max(), 1e-300)] if sv.size else np.zeros((len(v), 0))
+    out = {"structure": structure.name, "sigma": sig.tolist(), "bar_sigma": bar.tolist(), "directions": []}
+    scale = np.abs(sig).max()
+    for j in range(dirs.shape[1]):
+        d = dirs[:, j] * np.sign(dirs[np.argmax(np.abs(dirs[:, j])), j])
+        d = d * scale / np.abs(d[nb:]).max()
+        rows = []
+        for th in thetas:
+            w = v + float(th) * d
+            st = stiffness(s0, w[nb:], w[:nb])
+            c = classify(st["Kt"], st["KG"], tol_rel=tol_rel)
+            tiny = 1e-9 * scale
+            rows.append(
+                {
+                    "theta": float(th),
+                    "class": c["class"],
+                    "lambda_min": c["lambda_min"],
+                    "lambda_min_KG": c["lambda_min_KG"],
+                    "sign_consistent": bool((w[nb:] >= -tiny).all() and (w[:nb] <= tiny).all()),
+                }
+            )
+        out["directions"].append({"cables": d[nb:].tolist(), "bars": d[:nb].tolist(), "scan": rows})
+    return out

@@ -13,9 +13,10 @@ __all__ = ["plot_figS2", "plot_figS3"]
 CLASS_LEVEL = {"unstable": 0, "stable": 1, "super-stable": 2}
 
 
-def plot_figS3(scans: list[dict], records: list[dict], paths) -> None:
-    """Top: lambda_min(K_t) against the prestress scale, coloured by class; bottom, per record:
-    the instantaneous class and margin, and the energies T, V_g, V_s."""
+def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dict] = ()) -> None:
+    """Top left: lambda_min(K_t) against the prestress scale, coloured by class; top right: the
+    utilisation curves of the steel designs (U_c, U_b and the margin against the largest cable
+    tension); below, per record: the instantaneous class and margin, and the energies T, V_g, V_s."""
     nrow = 1 + len(records)
     fig, axes = plt.subplots(nrow, 2, figsize=(10, 3.2 * nrow), squeeze=False)
     ax = axes[0, 0]
@@ -34,7 +35,26 @@ def plot_figS3(scans: list[dict], records: list[dict], paths) -> None:
     ax.set_ylabel(r"$\lambda_{\min}(K_t)$ (N/m)")
     ax.set_title("class as the prestress is scaled and reversed", fontsize=9)
     ax.legend(fontsize=7)
-    axes[0, 1].axis("off")
+    ax = axes[0, 1]
+    if steel:
+        for sd in steel:
+            T = np.array([r["max_tension"] for r in sd["curves"]]) / 1e3
+            ax.plot(T, [r["U_c_max"] for r in sd["curves"]], "o-", ms=3, label=rf"{sd['structure']} $U_c$")
+            ax.plot(T, [r["U_b_max"] for r in sd["curves"]], "s-", ms=3, label=rf"{sd['structure']} $U_b$")
+            ax.axvline(sd["max_tension"] / 1e3, color="0.6", ls=":", lw=0.8)
+        ax.axhline(1.0, color="C3", lw=0.8)
+        ax.set_xlabel("largest cable tension (kN)")
+        ax.set_ylabel("utilisation (-)")
+        ax2 = ax.twinx()
+        for sd in steel:
+            T = np.array([r["max_tension"] for r in sd["curves"]]) / 1e3
+            ax2.plot(T, [r["rigid"]["lambda_min"] / 1e3 for r in sd["curves"]], "--", color="0.4", lw=0.8)
+        ax2.set_ylabel(r"$\lambda_{\min}(K_t)$ (kN/m, dashed)")
+        ax2.set_ylim(bottom=0)
+        ax.set_title("steel design: utilisation and margin as the prestress rises", fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    else:
+        ax.axis("off")
     for i, rec in enumerate(records, start=1):
         t = np.asarray(rec["t"])
         ax = axes[i, 0]

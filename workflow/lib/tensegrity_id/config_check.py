@@ -80,6 +80,7 @@ def check_config(config: dict, schema) -> None:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
     _check_coordinates(config)
     _check_identification(config)
+    _check_assessment(config)
     for list_key in ("table_s3", "fig1"):
         section = config.get(list_key, {})
         for k, name in enumerate(section.get("structures", [])):
@@ -87,6 +88,27 @@ def check_config(config: dict, schema) -> None:
                 raise ConfigError(
                     f"config field '{list_key}.structures[{k}]': '{name}' is not defined under 'structures'"
                 )
+
+
+def _check_assessment(config: dict) -> None:
+    """Assessment entries name defined structures; a steel design has sections or a sizing rule."""
+    structures = config.get("structures", {})
+    ass = config.get("assessment", {})
+    named = [
+        (f"assessment.scan.structures[{k}]", s)
+        for k, s in enumerate(ass.get("scan", {}).get("structures", []))
+    ]
+    steel = ass.get("steel")
+    if steel:
+        named += [(f"assessment.steel.structures[{k}]", s) for k, s in enumerate(steel.get("structures", []))]
+        if "sizing" not in steel and not ("cable_area" in steel and "bar_radius" in steel):
+            raise ConfigError(
+                "config field 'assessment.steel': give the sections (cable_area, m^2, and bar_radius, m) "
+                "or the design utilisations they are sized to (sizing: {U_c: ..., U_b: ...})"
+            )
+    for where, name in named:
+        if name not in structures:
+            raise ConfigError(f"config field '{where}': '{name}' is not defined under 'structures'")
 
 
 def _check_coordinates(config: dict) -> None:
