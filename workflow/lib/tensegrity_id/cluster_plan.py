@@ -1,0 +1,191 @@
+"""The size of a configuration on a cluster: jobs per rule and CPU-hours from measured benchmarks.
+
+``python -m tensegrity_id.cluster_plan --configfile config/paper.yaml`` runs
+``snakemake --dry-run --forceall`` on that configuration, reads every job's
+rule, wildcards, threads and ``benchmark:`` file, and prices each job from the
+benchmark files already in ``benchmarks/`` (those of the default run):
+
+* a job whose own benchmark file exists is priced at its measured wall time;
+* an ``identify_pinn`` job without one is priced from the measured seconds
+  per training step and record (median over the measured runs of the same
+  structure, else of all structures) times its steps and record count;
+* any other job without one at the median of its rule's measured jobs;
+* rules without a ``benchmark:`` directive (tables, figures, assessment,
+  sensor data: seconds each) are counted but not priced.
+
+Core-hours are wall time times the job's threads (what a SLURM allocation
+charges).  Printed as a table; ``--json PATH`` also writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+__all__ = ["parse_dry_run", "localrules", "read_benchmarks", "estimate", "main"]
+
+_BLOCK = re.compile(r"^(local)?rule (\w+):$", re.M)
+
+
+def parse_dry_run(text: str) -> pd.DataFrame:
+    """One row per job of a ``snakemake -n`` listing: rule, local, wildcards, threads, benchmark."""
+    rows = []
+    heads = list(_BLOCK.finditer(text))
+    for k, m in enumerate(heads):
+        body = text[m.end() : heads[k + 1].start() if k + 1 < len(heads) else len(text)]
+        field = {}
+        for line in body.splitlines():
+            line = line.strip()
+            if not line or line.startswith("["):
+                if field:
+                    break
+                continue
+            key, _, value = line.partition(": ")
+            field[key] = value
+        wildcards = dict(kv.split("=", 1) for kv in field.get("wildcards", "").split(", ") if "=" in kv)
+        rows.append(
+            {
+                "rule": m.group(2),
+                "local": bool(m.group(1)),
+                "wildcards": wildcards,
+                "threads": int(field.get("threads", 1)),
+                "benchmark": field.get("benchmark"),
+            }
+        )
+    return pd.DataFrame(rows, columns=["rule", "local", "wildcards", "threads", "benchmark"])
+
+
+def localrules(snakefile="Snakefile") -> set[str]:
+    """Rule names of the ``localrules:`` block of a Snakefile (they run on the submitting host)."""
+    text = Path(snakefile).read_text()
+    m = re.search(r"^localrules:\s*\n((?:[ \t]+.*\n)+)", text, re.M)
+    return set(re.findall(r"\w+", m.group(1))) if m else set()
+
+
+def read_benchmarks(root) -> dict[str, float]:
+    """Benchmark file path (relative to ``root``'s parent, as the rules name it) -> wall seconds."""
+    root = Path(root)
+    out = {}
+    for f in root.rglob("*.tsv"):
+        t = pd.read_csv(f, sep="\t")
+        if len(t) and "s" in t:
+            out[str(Path(root.name) / f.relative_to(root))] = float(t["s"].median())
+    return out
+
+
+def _n_records(job, groups):
+    w = job["wildcards"]
+    return len(groups.get(w.get("structure"), {}).get(w.get("record"), [None]))
+
+
+def estimate(jobs: pd.DataFrame, measured: dict[str, float], groups: dict | None = None) -> pd.DataFrame:
+    """Per rule: jobs, jobs on the cluster, jobs priced exactly / scaled, wall hours, core-hours."""
+    groups = groups or {}
+    jobs = jobs.copy()
+    jobs["seconds"] = np.nan
+    jobs["how"] = "unpriced"
+    exact = jobs["benchmark"].map(lambda b: measured.get(b) if b else None)
+    has = exact.notna()
+    jobs.loc[has, "seconds"] = exact[has].astype(float)
+    jobs.loc[has, "how"] = "measured"
+    by_rule: dict[str, list[float]] = {}
+    for path, s in measured.items():
+        by_rule.setdefault(Path(path).parts[1].removesuffix(".tsv"), []).append(s)
+    # PINN: seconds per step and record, per structure
+    rate, rate_all = {}, []
+    for _, j in jobs[has & (jobs["rule"] == "identify_pinn")].iterrows():
+        r = j["seconds"] / (int(j["wildcards"]["steps"]) * _n_records(j, groups))
+        rate.setdefault(j["wildcards"]["structure"], []).append(r)
+        rate_all.append(r)
+    for i, j in jobs[~has & jobs["benchmark"].notna()].iterrows():
+        if j["rule"] == "identify_pinn" and rate_all:
+            r = np.median(rate.get(j["wildcards"]["structure"], rate_all))
+            jobs.loc[i, ["seconds", "how"]] = [
+                r * int(j["wildcards"]["steps"]) * _n_records(j, groups),
+                "scaled",
+            ]
+        elif by_rule.get(j["rule"]):
+            jobs.loc[i, ["seconds", "how"]] = [float(np.median(by_rule[j["rule"]])), "rule median"]
+    jobs["core_seconds"] = jobs["seconds"] * jobs["threads"]
+    table = jobs.groupby("rule", sort=False).agg(
+        jobs=("rule", "size"),
+        cluster_jobs=("local", lambda x: int((~x).sum())),
+        measured=("how", lambda x: int((x == "measured").sum())),
+        estimated=("how", lambda x: int(x.isin(["scaled", "rule median"]).sum())),
+        unpriced=("how", lambda x: int((x == "unpriced").sum())),
+        wall_h=("seconds", lambda x: x.sum(min_count=1) / 3600),
+        core_h=("core_seconds", lambda x: x.sum(min_count=1) / 3600),
+    )
+    return table.sort_values("core_h", ascending=False, na_position="last")
+
+
+def _merged_config(configfiles) -> dict:
+    cfg: dict = {}
+
+    def merge(a, b):
+        for k, v in b.items():
+            a[k] = merge(a.get(k, {}), v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
+        return a
+
+    for f in ["config/config.yaml", *configfiles]:
+        merge(cfg, yaml.safe_load(Path(f).read_text()) or {})
+    return cfg
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--configfile", action="append", default=[], help="extra config file(s), as for snakemake"
+    )
+    ap.add_argument("--benchmarks", default="benchmarks", help="benchmark directory of a finished run")
+    ap.add_argument("--json", help="also write the table here")
+    args = ap.parse_args(argv)
+    cmd = [sys.executable, "-m", "snakemake", "--dry-run", "--forceall"]
+    for f in args.configfile:
+        cmd += ["--configfile", f]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(proc.stdout[-2000:], proc.stderr[-2000:], file=sys.stderr)
+        return proc.returncode
+    jobs = parse_dry_run(proc.stdout)
+    jobs["local"] = jobs["local"] | jobs["rule"].isin(localrules())
+    measured = read_benchmarks(args.benchmarks)
+    if not measured:
+        print(f"no benchmark files under {args.benchmarks}/: run the default workflow first", file=sys.stderr)
+        return 2
+    groups = _merged_config(args.configfile).get("identify", {}).get("pinn", {}).get("groups", {})
+    table = estimate(jobs, measured, groups)
+    total = table[["jobs", "cluster_jobs", "measured", "estimated", "unpriced", "wall_h", "core_h"]].sum()
+    with pd.option_context("display.width", 140, "display.max_rows", 200):
+        print(table.round(3).to_string())
+    print(
+        f"total: {int(total['jobs'])} jobs ({int(total['cluster_jobs'])} on the cluster), "
+        f"{total['core_h']:.2f} core-hours, {total['wall_h']:.2f} job-hours "
+        f"({int(total['measured'])} jobs measured, {int(total['estimated'])} estimated, "
+        f"{int(total['unpriced'])} without a benchmark directive: seconds each)"
+    )
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "configfiles": args.configfile,
+                    "rules": table.reset_index().to_dict(orient="records"),
+                    "total": {k: float(v) for k, v in total.items()},
+                },
+                indent=1,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
