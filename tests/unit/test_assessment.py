@@ -131,6 +131,12 @@ def test_class_along_a_record_follows_the_slack_cables(t3):
     assert rec.n_transitions > 0 and slack.any()
     # with every cable taut the frozen shape stays braced; losing cables can break super-stability
     assert all(c != "unstable" for c, s in zip(out["class"], slack, strict=True) if not s)
+    # the two slack conventions agree with every cable taut; keeping the slack cables' EA/l in K_M
+    # (the seed's convention) only adds a positive semi-definite term
+    lam, lam_t = np.array(out["lambda_min"]), np.array(out["lambda_min_tangent"])
+    np.testing.assert_allclose(lam[~slack], lam_t[~slack], rtol=1e-12)
+    assert np.all(lam >= lam_t - 1e-9 * np.abs(lam).max()) and np.any(lam[slack] > lam_t[slack] + 1e-6)
+    assert sum(out["counts_tangent"].values()) == len(out["t"])
 
 
 def test_error_propagation_is_zero_for_exact_and_follows_the_governing_cable(x1):

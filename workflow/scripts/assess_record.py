@@ -3,8 +3,10 @@
 Output ``results/assess/records/{structure}/{record}.json``: ``t`` (s),
 ``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m) of the frozen shape at
 each sample (rigid bars, current cable force densities, the record's bar
-multipliers), ``n_slack`` cables, the energies ``E_T``, ``E_Vg``, ``E_Vs`` (J)
-and the sample ``counts`` per class.
+multipliers; slack cables out of the stress matrix, the seed's convention),
+the same with suffix ``_tangent`` (slack cables out of ``K_M`` too),
+``n_slack`` cables, the energies ``E_T``, ``E_Vg``, ``E_Vs`` (J) and the
+sample ``counts`` / ``counts_tangent`` per class.
 """
 
 import numpy as np
@@ -22,4 +24,9 @@ with np.load(inp.record_npz) as z:
 out = class_along_record(structure, record, stride=par.stride, tol_rel=par.tol_rel)
 out.update(structure=snakemake.wildcards.structure, record=snakemake.wildcards.record)  # noqa: F821
 log.info("samples per class: %s; smallest margin %.4g N/m", out["counts"], min(out["lambda_min"]))
+log.info(
+    "slack cables out of K_M too: %s; smallest margin %.4g N/m",
+    out["counts_tangent"],
+    min(out["lambda_min_tangent"]),
+)
 write_json(snakemake.output.json, out)  # noqa: F821

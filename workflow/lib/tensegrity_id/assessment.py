@@ -118,6 +118,7 @@ def stiffness(
     bar_E: float | None = None,
     q_free=None,
     taut=None,
+    slack: str = "stress",
 ) -> dict:
     """Reduced ``K_t`` and ``K_M`` (N/m) on the admissible space ``N``; ``K_G`` on the free coordinates.
 
@@ -129,17 +130,26 @@ def stiffness(
     bars' force densities in equilibrium with it; ``bars`` is ``"rigid"`` or
     ``"flexible"`` (then ``bar_E``, Pa, default Q345, with the bar radius).
     ``q_free`` and ``taut`` evaluate a frozen configuration of a record (the
-    cable force densities then follow from the current lengths, slack
-    cables drop out; pass the record's bar multipliers as ``bar_sigma``).
+    cable force densities then follow from the current lengths; pass the
+    record's bar multipliers as ``bar_sigma``).  A slack cable drops out of
+    the stress matrix; with ``slack="stress"`` (the seed's convention, §S5)
+    it keeps its axial stiffness ``EA/l`` in ``K_M`` (it resists the
+    re-extension that would make it taut), with ``slack="tangent"`` it drops
+    out of ``K_M`` too (the one-sided tangent of the tension-only law at
+    its slack side: the lower bound).
     """
     if bars not in ("rigid", "flexible"):
         raise ValueError(f"bars must be 'rigid' or 'flexible', got {bars!r}")
+    if slack not in ("stress", "tangent"):
+        raise ValueError(f"slack must be 'stress' or 'tangent', got {slack!r}")
     sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
     if bar_sigma is None:
         bar_sigma = bar_force_densities(structure, sigma)
     dyn = Dynamics(structure, sigma=sigma)
     taut = np.ones(structure.n_cables, bool) if taut is None else np.asarray(taut, bool)
     Km, Kg = stiffness_split(dyn, q_free, np.asarray(bar_sigma, float), taut)
+    if slack == "stress" and not taut.all():
+        Km = stiffness_split(dyn, q_free, np.asarray(bar_sigma, float), np.ones_like(taut))[0]
     if bars == "flexible":
         E = MATERIALS["q345"]["E"] if bar_E is None else float(bar_E)
         area = np.pi * np.broadcast_to(structure.bar_radius, (structure.n_bars,)) ** 2
@@ -276,29 +286,36 @@ def class_along_record(structure: Structure, record: dict, *, stride: int = 1, t
     ``record``: the arrays of a record file (``t``, ``q`` on all coordinates,
     ``lam`` bar multipliers, ``taut`` flags, energies ``E_T``, ``E_Vg``,
     ``E_Vs``).  At each sample the tangent stiffness is built at the current
-    shape with the current cable force densities (slack cables contribute
-    nothing) and the bar multipliers of the record.
+    shape with the current cable force densities (slack cables drop out of
+    the stress matrix) and the bar multipliers of the record: ``class``,
+    ``lambda_min``, ``lambda_min_KG`` and ``counts`` with the seed's
+    convention (slack cables keep their axial stiffness), the same with
+    suffix ``_tangent`` with slack cables out of ``K_M`` as well (see
+    :func:`stiffness`).
     """
     dyn = Dynamics(structure)
     idx = np.arange(0, len(record["t"]), int(stride))
     rows = []
     for i in idx:
         qf = np.asarray(record["q"][i], float)[dyn.free]
-        k = stiffness(structure, bar_sigma=record["lam"][i], q_free=qf, taut=record["taut"][i])
-        c = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
-        rows.append({**c, "n_slack": int((~np.asarray(record["taut"][i], bool)).sum())})
-    out = {
-        "t": np.asarray(record["t"])[idx].tolist(),
-        "class": [r["class"] for r in rows],
-        "lambda_min": [r["lambda_min"] for r in rows],
-        "lambda_min_KG": [r["lambda_min_KG"] for r in rows],
-        "n_slack": [r["n_slack"] for r in rows],
-    }
+        taut = np.asarray(record["taut"][i], bool)
+        row = {"n_slack": int((~taut).sum())}
+        for slack, suffix in (("stress", ""), ("tangent", "_tangent")):
+            k = stiffness(structure, bar_sigma=record["lam"][i], q_free=qf, taut=taut, slack=slack)
+            c = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
+            row.update({f"{key}{suffix}": c[key] for key in ("class", "lambda_min", "lambda_min_KG")})
+        rows.append(row)
+    out = {"t": np.asarray(record["t"])[idx].tolist()}
+    for key in rows[0] if rows else ():
+        out[key] = [r[key] for r in rows]
     for key in ("E_T", "E_Vg", "E_Vs"):
         if key in record:
             out[key] = np.asarray(record[key])[idx].tolist()
-    counts = {c: int(sum(x == c for x in out["class"])) for c in ("super-stable", "stable", "unstable")}
-    out["counts"] = counts
+    for suffix in ("", "_tangent"):
+        cls = out.get(f"class{suffix}", [])
+        out[f"counts{suffix}"] = {
+            c: int(sum(x == c for x in cls)) for c in ("super-stable", "stable", "unstable")
+        }
     return out
 
 

@@ -46,11 +46,14 @@ def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dic
         ax.set_xlabel("largest cable tension (kN)")
         ax.set_ylabel("utilisation (-)")
         ax2 = ax.twinx()
+        top = 0.0
         for sd in steel:
             T = np.array([r["max_tension"] for r in sd["curves"]]) / 1e3
-            ax2.plot(T, [r["rigid"]["lambda_min"] / 1e3 for r in sd["curves"]], "--", color="0.4", lw=0.8)
+            lam = np.array([r["rigid"]["lambda_min"] for r in sd["curves"]]) / 1e3
+            ax2.plot(T, lam, "--", color="0.4", lw=0.8)
+            top = max(top, lam.max())
         ax2.set_ylabel(r"$\lambda_{\min}(K_t)$ (kN/m, dashed)")
-        ax2.set_ylim(bottom=0)
+        ax2.set_ylim(0, 1.25 * top)
         ax.set_title("steel design: utilisation and margin as the prestress rises", fontsize=9)
         ax.legend(fontsize=7, loc="upper left")
     else:
@@ -62,7 +65,11 @@ def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dic
         ax.set_yticks([0, 1, 2], ["unstable", "stable", "super-stable"])
         ax.set_xlabel("t (s)")
         ax2 = ax.twinx()
-        ax2.plot(t, rec["lambda_min"], color="C1", lw=0.7)
+        ax2.plot(t, rec["lambda_min"], color="C1", lw=0.7, label="slack cables out of $S$")
+        if "lambda_min_tangent" in rec:
+            ax2.plot(t, rec["lambda_min_tangent"], color="C3", lw=0.5, ls="--", label="and out of $K_M$")
+            ax2.legend(fontsize=6, loc="lower right")
+        ax2.axhline(0, color="k", lw=0.4)
         ax2.set_ylabel(r"$\lambda_{\min}$ (N/m)", color="C1")
         ax.set_title(f"{rec['structure']} {rec['record']}: instantaneous class", fontsize=9)
         ax = axes[i, 1]
