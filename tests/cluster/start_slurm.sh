@@ -72,8 +72,9 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 ReturnToService=2
 # finished jobs stay visible to squeue this long (s): at least 3x the
-# profile's slurm-init-seconds-before-status-checks
-MinJobAge=600
+# profile's slurm-init-seconds-before-status-checks, and longer than a whole
+# test run, which checks them all at the end
+MinJobAge=3600
 NodeName=$HOST NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$MEM_MB State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF

@@ -7,8 +7,8 @@ re-run, and its outputs are compared with a local run of the same config.
 
 Without slurmdbd there is no ``sacct`` ("accounting storage is disabled"), so
 the status check uses ``squeue`` (``slurm.conf`` keeps finished jobs visible
-for ``MinJobAge = 600`` s, well over 3x the profile's 20 s before the first
-check); no account is passed (``--slurm-no-account``: the plugin would ask
+for ``MinJobAge = 3600`` s, well over 3x the profile's 20 s before the first
+check and longer than the whole test); no account is passed (``--slurm-no-account``: the plugin would ask
 ``sacctmgr``); ``--retries 0`` so the forced failure is not submitted twice.
 
 Skips where SLURM cannot be installed or started (no root, no package
@@ -126,6 +126,7 @@ def test_jobs_went_through_slurm(cluster_run):
     for j, log in SUBMITTED.findall(first.output):
         assert Path(log).name == f"{j}.log" and Path(log).is_file()
         assert str(wd) in log
+        assert "--executor slurm-jobstep" in Path(log).read_text()  # written by the job inside SLURM
     # table and figure rules ran locally, not on the cluster
     assert not {"make_table_s3", "plot_fig1", "all"} & set(jobs.values())
 
