@@ -1,5 +1,6 @@
-"""Shared fixtures: a seeded random generator and the repository root."""
+"""Shared fixtures: a seeded random generator, the repository root, a copy of the workflow."""
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,3 +18,17 @@ def rng():
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="session")
+def copy_workflow(repo):
+    """``copy_workflow(dest, extra=())``: the workflow's files (and ``extra`` items) copied into ``dest``."""
+
+    def copy(dest: Path, extra=()) -> Path:
+        dest.mkdir(parents=True, exist_ok=True)
+        for item in ("Snakefile", "workflow", "config", "resources", "envs", *extra):
+            src = repo / item
+            (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / item)
+        return dest
+
+    return copy

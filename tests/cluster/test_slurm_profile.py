@@ -19,7 +19,6 @@ instead.  Run on its own: ``pytest -m slurm``.
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -44,14 +43,6 @@ SLURM_ARGS = [
 FAILING_RULE = "assess_steel_design"  # runs on SLURM; plot_figS3 and all depend on it
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: (\S+)\)")
 TIMING = re.compile(r"wall|per_s$|^sec_per")
-
-
-def _workflow_copy(repo, dest):
-    dest.mkdir(parents=True, exist_ok=True)
-    for item in ("Snakefile", "workflow", "config", "resources", "envs", "profiles"):
-        src = repo / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / item)
-    return dest
 
 
 def _snakemake(workdir, *args):
@@ -93,17 +84,17 @@ def slurm(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def local_run(tmp_path_factory, repo):
-    wd = _workflow_copy(repo, tmp_path_factory.mktemp("local"))
+def local_run(tmp_path_factory, copy_workflow):
+    wd = copy_workflow(tmp_path_factory.mktemp("local"), extra=("profiles",))
     proc = _snakemake(wd, "--cores", "2")
     assert proc.returncode == 0, proc.output[-3000:]
     return wd
 
 
 @pytest.fixture(scope="module")
-def cluster_run(tmp_path_factory, repo, slurm):
+def cluster_run(tmp_path_factory, copy_workflow, slurm):
     """A SLURM run with FAILING_RULE broken, then the fixed re-run."""
-    wd = _workflow_copy(repo, tmp_path_factory.mktemp("cluster"))
+    wd = copy_workflow(tmp_path_factory.mktemp("cluster"), extra=("profiles",))
     script = wd / "workflow" / "scripts" / f"{FAILING_RULE}.py"
     original = script.read_text()
     script.write_text('raise RuntimeError("forced failure (tests/cluster)")\n' + original)

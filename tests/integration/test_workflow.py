@@ -3,7 +3,6 @@
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -36,11 +35,8 @@ def scheduled(workdir, *extra):
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory, repo):
-    wd = tmp_path_factory.mktemp("wf")
-    for item in ("Snakefile", "workflow", "config", "resources", "envs"):
-        src = repo / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, wd / item)
+def workdir(tmp_path_factory, copy_workflow):
+    wd = copy_workflow(tmp_path_factory.mktemp("wf"))
     run(wd)
     return wd
 

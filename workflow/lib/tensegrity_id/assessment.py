@@ -496,6 +496,7 @@ def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -
     dirs = U[:, sv > 1e-9 * max(sv.max(), 1e-300)] if sv.size else np.zeros((len(v), 0))
     out = {"structure": structure.name, "sigma": sig.tolist(), "bar_sigma": bar.tolist(), "directions": []}
     scale = np.abs(sig).max()
+    tiny = 1e-9 * scale
     for j in range(dirs.shape[1]):
         d = dirs[:, j] * np.sign(dirs[np.argmax(np.abs(dirs[:, j])), j])
         d = d * scale / np.abs(d[nb:]).max()
@@ -504,7 +505,6 @@ def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -
             w = v + float(th) * d
             st = stiffness(s0, w[nb:], w[:nb])
             c = classify(st["Kt"], st["KG"], tol_rel=tol_rel)
-            tiny = 1e-9 * scale
             rows.append(
                 {
                     "theta": float(th),

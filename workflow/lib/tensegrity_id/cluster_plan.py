@@ -128,15 +128,12 @@ def estimate(jobs: pd.DataFrame, measured: dict[str, float], groups: dict | None
 
 
 def _merged_config(configfiles) -> dict:
+    """``config/config.yaml`` updated by ``configfiles``, merged as Snakemake merges them."""
+    from snakemake.utils import update_config
+
     cfg: dict = {}
-
-    def merge(a, b):
-        for k, v in b.items():
-            a[k] = merge(a.get(k, {}), v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
-        return a
-
     for f in ["config/config.yaml", *configfiles]:
-        merge(cfg, yaml.safe_load(Path(f).read_text()) or {})
+        update_config(cfg, yaml.safe_load(Path(f).read_text()) or {})
     return cfg
 
 
