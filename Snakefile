@@ -5,7 +5,8 @@ import sys
 
 from snakemake.utils import min_version, validate
 
-from tensegrity_id.config_check import ConfigError, check_config
+from tensegrity_id.workflow.config_check import ConfigError, check_config
+from tensegrity_id.workflow.runsheet import RunSheet
 
 min_version("9.0")
 
@@ -13,13 +14,16 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-# A malformed config value or structure file stops here, in one line, before
-# any job is scheduled; then Snakemake's own validation fills in defaults.
+# A malformed config value, structure file or cross-reference stops here, in
+# one line, before any job is scheduled; Snakemake's validation then fills in
+# the defaults and the run sheet (every job as a row with named keys) is
+# built once for the rule files.
 try:
     check_config(config, "config/schema.yaml")
-except ConfigError as exc:
+    validate(config, "config/schema.yaml", set_default=True)
+    SHEET = RunSheet(config)
+except (ConfigError, ValueError) as exc:
     sys.exit(f"Error: {exc}")
-validate(config, "config/schema.yaml", set_default=True)
 
 
 wildcard_constraints:
@@ -30,6 +34,7 @@ wildcard_constraints:
     treatment="smooth|fb|event",
     steps="[0-9]+",
     seed="[0-9]+",
+    variant="(_[a-z][a-z0-9.]*)?",
 
 
 include: "workflow/rules/common.smk"
@@ -66,60 +71,55 @@ localrules:
 rule all:
     default_target: True
     input:
-        structures=expand("results/structures/{structure}.json", structure=STRUCTURES),
+        structures=paths("structure", [{"structure": s} for s in STRUCTURES]),
         table_s3=rules.make_table_s3.output,
-        assess=expand("results/assess/{structure}.json", structure=STRUCTURES),
-        assess_scan=[f"results/assess/scan/{s}.json" for s in ASSESS_SCAN],
-        assess_records=[
-            f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS
-        ],
-        assess_steel=[f"results/assess/steel/{s}.json" for s in ASSESS_STEEL],
+        assess=paths("assess", [{"structure": s} for s in STRUCTURES]),
+        assess_scan=paths("assess_scan", [{"structure": s} for s in SHEET.assess_scan]),
+        assess_records=paths("assess_record", SHEET.assess_records),
+        assess_steel=paths(
+            "assess_steel", [{"structure": s} for s in SHEET.assess_steel]
+        ),
         figS3=(
             rules.plot_figS3.output
-            if ASSESS_SCAN or ASSESS_RECORDS or ASSESS_STEEL
+            if SHEET.assess_scan or SHEET.assess_records or SHEET.assess_steel
             else []
         ),
-        table9=rules.make_table9.output if TABLE9 else [],
+        table9=(
+            rules.make_table9.output
+            if SHEET.table9_pinn or SHEET.table9_baselines
+            else []
+        ),
         figS2=rules.plot_figS2.output,
-        figS1=rules.plot_figS1.output if FIGS1 else [],
+        figS1=rules.plot_figS1.output if SHEET.figS1 else [],
         fig1=rules.plot_fig1.output,
         prism_range=rules.compute_prism_feasibility.output,
-        records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
-        thresholds=[f"results/thresholds/{s}/{t}.json" for s, t in THRESHOLDS],
-        sensors=[f"results/sensors/{s}/{r}/{p}.npz" for s, r, p in SENSORS],
-        modal=[f"results/modal/{s}.json" for s in MODAL],
+        records=paths("record", SHEET.records, ".json"),
+        thresholds=paths("threshold", SHEET.thresholds),
+        sensors=paths("sensors", SHEET.sensors),
+        modal=paths("modal", [{"structure": s} for s in SHEET.modal]),
         table2=rules.make_table2.output,
-        fisher=[f"results/fisher/{s}/{r}/{p}.json" for s, r, p in FISHER],
-        fig3=rules.plot_fig3.output if FIG3 else [],
-        series=[f"results/values/{s}_series_modal.json" for s in SERIES],
-        grouping=[f"results/values/grouping_{s}.json" for s in GROUPING],
-        pinn=[pinn_path(*x) for x in PINN_RUNS],
-        table5=rules.make_table5.output if TABLE5 else [],
-        pinn_summary=rules.make_pinn_summary.output if PINN_RUNS else [],
-        fig4=rules.plot_fig4.output if FIG4 else [],
-        fig5=rules.plot_fig5.output if FIG4 else [],
-        regression=[
-            f"results/identify/regression/{s}/{r}/fullstate_seed0.json"
-            for s, r in REGRESSION
-        ],
-        baselines=[baseline_path(*x) for x in BASELINE_RUNS],
+        fisher=paths("fisher", SHEET.fisher),
+        fig3=rules.plot_fig3.output if SHEET.fig3 else [],
+        series=paths("series", [{"structure": s} for s in SHEET.series]),
+        grouping=paths("grouping", SHEET.grouping),
+        pinn=paths("pinn", SHEET.pinn, ".json"),
+        table5=rules.make_table5.output if SHEET.table5 else [],
+        pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
+        fig4=rules.plot_fig4.output if SHEET.fig4 else [],
+        fig5=rules.plot_fig5.output if SHEET.fig4 else [],
+        regression=[path("regression", seed=0, **r) for r in SHEET.regression],
+        baselines=paths("baseline", SHEET.baselines, ".json"),
         lm_restarts=[
-            baseline_path("lm_shooting", s, r, p, 0, "_restarts.json")
-            for s, r, p in RESTARTS
+            path("baseline", "_restarts.json", method="lm_shooting", seed=0, **c)
+            for c in SHEET.restarts
         ],
         variants=[
-            baseline_path(m, s, r, p, 0, f"_variants_{v}.json")
-            for m, s, r, p, v in VARIANTS
+            path("baseline", f"_variants_{v['study']}.json", seed=0, **v)
+            for v in SHEET.baseline_studies
         ],
-        landscapes=[
-            f"results/values/lm_landscape/{s}/{r}/{p}.json" for s, r, p in LANDSCAPE
-        ],
-        table6=rules.make_table6.output if TABLE6 else [],
+        landscapes=paths("landscape", SHEET.landscape),
+        table6=rules.make_table6.output if SHEET.table6_on else [],
         springrod=rules.springrod_example.output if config.get("springrod") else [],
-        baseline_figure=rules.plot_baselines.output if LANDSCAPE else [],
-        record_figures=[
-            f"results/figures/records/{s}/{r}.png" for s, r in FIGURE_RECORDS
-        ],
-        energy_figures=[
-            f"results/figures/figS4_energy/{s}/{r}.png" for s, r in ENERGY_RECORDS
-        ],
+        baseline_figure=rules.plot_baselines.output if SHEET.landscape else [],
+        record_figures=paths("record_figure", SHEET.figure_records, ".png"),
+        energy_figures=paths("energy_figure", SHEET.energy_records, ".png"),

@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 from tensegrity_id import build_structure
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.identification import RecordData
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.sensors import sensor_data
-from tensegrity_id.simulate import simulate
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.identify.base import RecordData
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 OUT = Path(__file__).resolve().parents[2] / "results" / "benchmarks"
 X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}

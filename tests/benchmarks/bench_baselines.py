@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import OUT, summary, write, x1_record  # noqa: E402
-from tensegrity_id.identification import IdentificationProblem, get_method  # noqa: E402
+from tensegrity_id.identify.base import IdentificationProblem, get_method  # noqa: E402
 
 CASES = [
     ("lm_shooting", "taut", {}),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import summary, timed, write, x1_record  # noqa: E402
-from tensegrity_id.identifiability import acceleration_sensitivities, fisher_information  # noqa: E402
+from tensegrity_id.analysis.identifiability import acceleration_sensitivities, fisher_information  # noqa: E402
 
 
 def main():

@@ -24,8 +24,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import OUT, summary, timed, write, x1_record  # noqa: E402
-from tensegrity_id.pinn import PINNSettings, PINNTrainer  # noqa: E402
-from tensegrity_id.pinn_net import derivatives_autograd  # noqa: E402
+from tensegrity_id.identify.pinn import PINNSettings, PINNTrainer  # noqa: E402
+from tensegrity_id.identify.pinn.net import derivatives_autograd  # noqa: E402
 
 STEPS = 25_000
 

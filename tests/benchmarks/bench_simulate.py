@@ -13,9 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import X1, summary, timed, write  # noqa: E402
 from tensegrity_id import build_structure  # noqa: E402
-from tensegrity_id.dynamics import Dynamics  # noqa: E402
-from tensegrity_id.records import forcing_from_spec  # noqa: E402
-from tensegrity_id.simulate import simulate  # noqa: E402
+from tensegrity_id.data.records import forcing_from_spec  # noqa: E402
+from tensegrity_id.mechanics.dynamics import Dynamics  # noqa: E402
+from tensegrity_id.mechanics.simulate import simulate  # noqa: E402
 
 BRIDGE = {"generator": "x5_bridge", "prestress": {"method": "lp", "sigma_min": 25.0}}
 CASES = {

@@ -3,13 +3,12 @@
 
 rule assess_structure:
     input:
-        structure="results/structures/{structure}.json",
-        lib=STRUCTURE_LIB
-        + lib("assessment.py", "modal.py", "dynamics.py", "cables.py", "runio.py"),
+        structure=path("structure"),
+        lib=lib("assess_structure"),
     output:
-        json="results/assess/{structure}.json",
+        json=path("assess"),
     log:
-        "logs/assess_structure/{structure}.log",
+        logs("assess_structure/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -24,13 +23,12 @@ rule assess_structure:
 
 rule assess_prestress_scan:
     input:
-        structure="results/structures/{structure}.json",
-        lib=STRUCTURE_LIB
-        + lib("assessment.py", "modal.py", "dynamics.py", "cables.py", "runio.py"),
+        structure=path("structure"),
+        lib=lib("assess_prestress_scan"),
     output:
-        json="results/assess/scan/{structure}.json",
+        json=path("assess_scan"),
     log:
-        "logs/assess_prestress_scan/{structure}.log",
+        logs("assess_prestress_scan/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -46,14 +44,14 @@ rule assess_prestress_scan:
 
 rule assess_record:
     input:
-        structure="results/structures/{structure}.json",
-        record_npz="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        lib=SIM_LIB + lib("assessment.py", "modal.py", "problem_io.py"),
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        lib=lib("assess_record"),
     output:
-        json="results/assess/records/{structure}/{record}.json",
+        json=path("assess_record"),
     log:
-        "logs/assess_record/{structure}/{record}.log",
+        logs("assess_record/{structure}/{record}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -69,13 +67,12 @@ rule assess_record:
 
 rule assess_steel_design:
     input:
-        structure="results/structures/{structure}.json",
-        lib=STRUCTURE_LIB
-        + lib("assessment.py", "modal.py", "dynamics.py", "cables.py", "runio.py"),
+        structure=path("structure"),
+        lib=lib("assess_steel_design"),
     output:
-        json="results/assess/steel/{structure}.json",
+        json=path("assess_steel"),
     log:
-        "logs/assess_steel_design/{structure}.log",
+        logs("assess_steel_design/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -91,15 +88,15 @@ rule assess_steel_design:
 
 rule plot_figS3:
     input:
-        scans=[f"results/assess/scan/{s}.json" for s in ASSESS_SCAN],
-        records=[f"results/assess/records/{s}/{r}.json" for s, r in ASSESS_RECORDS],
-        steel=[f"results/assess/steel/{s}.json" for s in ASSESS_STEEL],
-        lib=lib("assessment_plots.py"),
+        scans=paths("assess_scan", [{"structure": s} for s in SHEET.assess_scan]),
+        records=paths("assess_record", SHEET.assess_records),
+        steel=paths("assess_steel", [{"structure": s} for s in SHEET.assess_steel]),
+        lib=lib("plot_figS3"),
     output:
-        pdf="results/figures/figS3_assessment.pdf",
-        png="results/figures/figS3_assessment.png",
+        pdf=path("figure", ".pdf", figure="figS3_assessment"),
+        png=path("figure", ".png", figure="figS3_assessment"),
     log:
-        "logs/plot_figS3.log",
+        logs("plot_figS3.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -112,16 +109,23 @@ rule plot_figS3:
 
 rule make_table9:
     input:
-        results=TABLE9,
-        structures=sorted(
-            {f"results/structures/{p.split('/')[3]}.json" for p in TABLE9}
+        results=paths("pinn", SHEET.table9_pinn, ".json")
+        + paths("baseline", SHEET.table9_baselines, ".json"),
+        structures=paths(
+            "structure",
+            [
+                {"structure": s}
+                for s in dict.fromkeys(
+                    r["structure"] for r in SHEET.table9_pinn + SHEET.table9_baselines
+                )
+            ],
         ),
-        lib=STRUCTURE_LIB + lib("assessment.py", "modal.py", "dynamics.py", "tables.py"),
+        lib=lib("make_table9"),
     output:
-        csv="results/tables/table9.csv",
-        md="results/tables/table9.md",
+        csv=path("table", ".csv", table="table9"),
+        md=path("table", ".md", table="table9"),
     log:
-        "logs/make_table9.log",
+        logs("make_table9.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -134,16 +138,15 @@ rule make_table9:
 
 rule plot_figS2:
     input:
-        assess=expand(
-            "results/assess/{structure}.json",
-            structure=config["table_s3"]["structures"],
+        assess=paths(
+            "assess", [{"structure": s} for s in config["table_s3"]["structures"]]
         ),
-        lib=lib("assessment_plots.py"),
+        lib=lib("plot_figS2"),
     output:
-        pdf="results/figures/figS2_spectra.pdf",
-        png="results/figures/figS2_spectra.png",
+        pdf=path("figure", ".pdf", figure="figS2_spectra"),
+        png=path("figure", ".png", figure="figS2_spectra"),
     log:
-        "logs/plot_figS2.log",
+        logs("plot_figS2.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -156,14 +159,14 @@ rule plot_figS2:
 
 rule plot_figS1:
     input:
-        structures=[f"results/structures/{s}.json" for s in FIGS1],
-        assess=[f"results/assess/{s}.json" for s in FIGS1],
-        lib=lib("plotting.py", "structure.py", "structure_io.py", "catalog.py"),
+        structures=paths("structure", [{"structure": s} for s in SHEET.figS1]),
+        assess=paths("assess", [{"structure": s} for s in SHEET.figS1]),
+        lib=lib("plot_figS1"),
     output:
-        pdf="results/figures/figS1_classic_forms.pdf",
-        png="results/figures/figS1_classic_forms.png",
+        pdf=path("figure", ".pdf", figure="figS1_classic_forms"),
+        png=path("figure", ".png", figure="figS1_classic_forms"),
     log:
-        "logs/plot_figS1.log",
+        logs("plot_figS1.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1

@@ -3,16 +3,15 @@
 
 rule plot_fig1:
     input:
-        structures=expand(
-            "results/structures/{structure}.json",
-            structure=config["fig1"]["structures"],
+        structures=paths(
+            "structure", [{"structure": s} for s in config["fig1"]["structures"]]
         ),
-        lib=lib("plotting.py", "structure.py", "structure_io.py", "catalog.py"),
+        lib=lib("plot_fig1"),
     output:
-        pdf="results/figures/fig1_structures.pdf",
-        png="results/figures/fig1_structures.png",
+        pdf=path("figure", ".pdf", figure="fig1_structures"),
+        png=path("figure", ".png", figure="fig1_structures"),
     log:
-        "logs/plot_fig1.log",
+        logs("plot_fig1.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -25,13 +24,13 @@ rule plot_fig1:
 
 rule plot_record:
     input:
-        npz="results/records/{structure}/{record}.npz",
-        lib=lib("record_plots.py", "records.py"),
+        npz=path("record", ".npz"),
+        lib=lib("plot_record"),
     output:
-        pdf="results/figures/records/{structure}/{record}.pdf",
-        png="results/figures/records/{structure}/{record}.png",
+        pdf=path("record_figure", ".pdf"),
+        png=path("record_figure", ".png"),
     log:
-        "logs/plot_record/{structure}/{record}.log",
+        logs("plot_record/{structure}/{record}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -44,13 +43,13 @@ rule plot_record:
 
 rule plot_energy_balance:
     input:
-        npz="results/records/{structure}/{record}.npz",
-        lib=lib("record_plots.py", "records.py"),
+        npz=path("record", ".npz"),
+        lib=lib("plot_energy_balance"),
     output:
-        pdf="results/figures/figS4_energy/{structure}/{record}.pdf",
-        png="results/figures/figS4_energy/{structure}/{record}.png",
+        pdf=path("energy_figure", ".pdf"),
+        png=path("energy_figure", ".png"),
     log:
-        "logs/plot_energy_balance/{structure}/{record}.log",
+        logs("plot_energy_balance/{structure}/{record}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -63,33 +62,35 @@ rule plot_energy_balance:
 
 rule plot_fig3:
     input:
-        fisher=[f"results/fisher/{s}/{r}/{p}.json" for s, r, p in FIG3],
-        lib=lib("fisher_plots.py"),
+        fisher=paths("fisher", SHEET.fig3),
+        lib=lib("plot_fig3"),
     output:
-        pdf="results/figures/fig3_identifiability.pdf",
-        png="results/figures/fig3_identifiability.png",
+        pdf=path("figure", ".pdf", figure="fig3_identifiability"),
+        png=path("figure", ".png", figure="fig3_identifiability"),
     log:
-        "logs/plot_fig3.log",
+        logs("plot_fig3.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=5,
         mem_mb=1000,
+    params:
+        labels=labels(SHEET.fig3, "structure", "record", "protocol"),
     script:
         "../scripts/plot_fig3.py"
 
 
 rule plot_fig4:
     input:
-        runs=[pinn_path(*x) for x in FIG4],
-        histories=[pinn_path(*x, suffix="_history.csv") for x in FIG4],
-        lib=lib("pinn_plots.py"),
+        runs=paths("pinn", SHEET.fig4, ".json"),
+        histories=paths("pinn", SHEET.fig4, "_history.csv"),
+        lib=lib("plot_fig4"),
     output:
-        pdf="results/figures/fig4_identification.pdf",
-        png="results/figures/fig4_identification.png",
+        pdf=path("figure", ".pdf", figure="fig4_identification"),
+        png=path("figure", ".png", figure="fig4_identification"),
     log:
-        "logs/plot_fig4.log",
+        logs("plot_fig4.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -102,39 +103,47 @@ rule plot_fig4:
 
 rule plot_fig5:
     input:
-        series=[pinn_path(*x, suffix="_series.npz") for x in FIG4],
-        lib=lib("pinn_plots.py"),
+        series=paths("pinn", SHEET.fig4, "_series.npz"),
+        lib=lib("plot_fig5"),
     output:
-        pdf="results/figures/fig5_resimulation.pdf",
-        png="results/figures/fig5_resimulation.png",
+        pdf=path("figure", ".pdf", figure="fig5_resimulation"),
+        png=path("figure", ".png", figure="fig5_resimulation"),
     log:
-        "logs/plot_fig5.log",
+        logs("plot_fig5.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=5,
         mem_mb=1000,
+    params:
+        labels=[
+            f"pinn_{r['treatment']}/{r['structure']}/{r['record']}" for r in SHEET.fig4
+        ],
     script:
         "../scripts/plot_fig5.py"
 
 
 rule plot_baselines:
     input:
-        landscapes=[
-            f"results/values/lm_landscape/{s}/{r}/{p}.json" for s, r, p in LANDSCAPE
-        ],
-        pf=[
-            baseline_path(*x)
-            for x in BASELINE_RUNS
-            if x[0] == "pf_enkf" and (x[1], x[2], x[3]) in set(LANDSCAPE)
-        ],
-        lib=lib("baseline_plots.py"),
+        landscapes=paths("landscape", SHEET.landscape),
+        pf=paths(
+            "baseline",
+            [
+                b
+                for b in SHEET.baselines
+                if b["method"] == "pf_enkf"
+                and {k: b[k] for k in ("structure", "record", "protocol")}
+                in SHEET.landscape
+            ],
+            ".json",
+        ),
+        lib=lib("plot_baselines"),
     output:
-        pdf="results/figures/baselines.pdf",
-        png="results/figures/baselines.png",
+        pdf=path("figure", ".pdf", figure="baselines"),
+        png=path("figure", ".png", figure="baselines"),
     log:
-        "logs/plot_baselines.log",
+        logs("plot_baselines.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1

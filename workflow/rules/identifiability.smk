@@ -3,16 +3,16 @@
 
 rule compute_fisher:
     input:
-        structure="results/structures/{structure}.json",
-        record="results/records/{structure}/{record}.json",
-        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
-        lib=SIM_LIB + lib("identifiability.py", "statics.py"),
+        structure=path("structure"),
+        record=path("record", ".json"),
+        sensors=path("sensors"),
+        lib=lib("compute_fisher"),
     output:
-        json="results/fisher/{structure}/{record}/{protocol}.json",
+        json=path("fisher"),
     log:
-        "logs/compute_fisher/{structure}/{record}/{protocol}.log",
+        logs("compute_fisher/{structure}/{record}/{protocol}.log"),
     benchmark:
-        "benchmarks/compute_fisher/{structure}/{record}/{protocol}.tsv"
+        benchmarks("compute_fisher/{structure}/{record}/{protocol}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 2
@@ -28,14 +28,14 @@ rule compute_fisher:
 
 rule compute_prism_series:
     input:
-        structure="results/structures/{structure}.json",
-        lib=SIM_LIB + lib("modal.py", "prestress_series.py"),
+        structure=path("structure"),
+        lib=lib("compute_prism_series"),
     output:
-        json="results/values/{structure}_series_modal.json",
-        pdf="results/figures/{structure}_series_logslope.pdf",
-        png="results/figures/{structure}_series_logslope.png",
+        json=path("series"),
+        pdf=path("series_figure", ".pdf"),
+        png=path("series_figure", ".png"),
     log:
-        "logs/compute_prism_series/{structure}.log",
+        logs("compute_prism_series/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -50,15 +50,15 @@ rule compute_prism_series:
 
 rule compute_grouping:
     input:
-        structure="results/structures/{structure}.json",
-        fisher=lambda w: "results/fisher/{}/{}/{}.json".format(
-            w.structure, *entry("grouping", w.structure)["case"]
+        structure=path("structure"),
+        fisher=lambda w: path(
+            "fisher", structure=w.structure, **entry("grouping", w.structure)["case"]
         ),
-        lib=lib("prestress_series.py", "identifiability.py"),
+        lib=lib("compute_grouping"),
     output:
-        json="results/values/grouping_{structure}.json",
+        json=path("grouping"),
     log:
-        "logs/compute_grouping/{structure}.log",
+        logs("compute_grouping/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1

@@ -3,16 +3,16 @@
 
 rule fit_regression:
     input:
-        structure="results/structures/{structure}.json",
-        record="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        lib=SIM_LIB + lib("identification.py", "regression.py", "identifiability.py"),
+        structure=path("structure"),
+        record=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        lib=lib("fit_regression"),
     output:
-        json="results/identify/regression/{structure}/{record}/fullstate_seed{seed}.json",
+        json=path("regression"),
     log:
-        "logs/fit_regression/{structure}/{record}/seed{seed}.log",
+        logs("fit_regression/{structure}/{record}/seed{seed}.log"),
     benchmark:
-        "benchmarks/fit_regression/{structure}/{record}/seed{seed}.tsv"
+        benchmarks("fit_regression/{structure}/{record}/seed{seed}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -25,58 +25,60 @@ rule fit_regression:
 
 rule identify_pinn:
     input:
-        structure="results/structures/{structure}.json",
+        structure=path("structure"),
         record_npz=pinn_inputs("npz"),
         record_json=pinn_inputs("json"),
         sensors=pinn_inputs("sensors"),
-        lib=PINN_LIB,
+        lib=lib("identify_pinn"),
     output:
-        json="results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}.json",
-        history="results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}_history.csv",
-        series="results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}_series.npz",
+        json=path("pinn", ".json"),
+        history=path("pinn", "_history.csv"),
+        series=path("pinn", "_series.npz"),
     log:
-        "logs/identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}.log",
+        logs(
+            "identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.log"
+        ),
     benchmark:
-        "benchmarks/identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}.tsv"
+        benchmarks(
+            "identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.tsv"
+        )
     conda:
         "../../envs/core.yaml"
     threads: 1
     resources:
         # about 10 ms per step and record on one core, plus margin
         runtime=lambda w: 10
-        + int(int(w.steps) * len(pinn_group(w.structure, w.record)) / 3000),
+        + int(int(w.steps) * len(SHEET.pinn_records(w.structure, w.record)) / 3000),
         mem_mb=2000,
     params:
         settings=lambda w: {
-            **PINN.get("settings", {}),
+            **PINN["settings"],
+            **SHEET.pinn_settings(w.variant.lstrip("_")),
             "steps": int(w.steps),
         },
-        records=lambda w: pinn_group(w.structure, w.record),
-        noise_seed=lambda w: entry("protocols", w.structure, w.protocol).get(
-            "noise_seed", 0
-        ),
-        sigma0=PINN.get("sigma0", 10.0),
-        c0=PINN.get("c0", 0.3),
+        records=lambda w: SHEET.pinn_records(w.structure, w.record),
+        variant=lambda w: w.variant.lstrip("_"),
+        overrides=lambda w: SHEET.pinn_settings(w.variant.lstrip("_")),
+        noise_seed=noise_seed,
+        sigma0=PINN.get("sigma0", SIGMA0),
+        c0=PINN.get("c0", C0),
         sim=config["simulation"],
-        outcome=config["identify"].get("outcome", {}),
-        checkpoint=lambda w: f"results/checkpoints/pinn_{w.treatment}/{w.structure}/{w.record}/{w.protocol}_seed{w.seed}_steps{w.steps}.pt",
+        outcome=config["identify"]["outcome"],
+        checkpoint=lambda w: path("pinn_checkpoint", **w),
     script:
         "../scripts/identify_pinn.py"
 
 
 rule verify_residual:
     input:
-        structures=[
-            f"results/structures/{s}.json"
-            for s in dict.fromkeys(s for s, _ in RECORDS)
-        ],
-        records=[f"results/records/{s}/{r}.npz" for s, r in RECORDS],
-        metas=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
-        lib=SIM_LIB + lib("residual.py"),
+        structures=paths("structure", SHEET.record_structures()),
+        records=paths("record", SHEET.records, ".npz"),
+        metas=paths("record", SHEET.records, ".json"),
+        lib=lib("verify_residual"),
     output:
-        json="results/values/residual_checks.json",
+        json=path("residual_checks"),
     log:
-        "logs/verify_residual.log",
+        logs("verify_residual.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -84,25 +86,31 @@ rule verify_residual:
         runtime=10,
         mem_mb=1000,
     params:
-        beta=PINN.get("settings", {}).get("beta", 800.0),
-        bias_structures=config.get("verify_residual", {}).get("bias_structures", []),
+        beta=PINN["settings"].get("beta"),
+        bias_structures=config["verify_residual"]["bias_structures"],
+        structures=[r["structure"] for r in SHEET.record_structures()],
+        records=SHEET.records,
     script:
         "../scripts/verify_residual.py"
 
 
 rule identify_baseline:
     input:
-        structure="results/structures/{structure}.json",
-        record_npz="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
-        lib=BASELINE_LIB,
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors"),
+        lib=lib("identify_baseline"),
     output:
-        json="results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json",
+        json=path("baseline", ".json"),
     log:
-        "logs/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.log",
+        logs(
+            "identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.log"
+        ),
     benchmark:
-        "benchmarks/identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        benchmarks(
+            "identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        )
     wildcard_constraints:
         method="|".join(BASELINE_METHODS),
         seed=r"\d+",
@@ -113,25 +121,26 @@ rule identify_baseline:
         runtime=60,
         mem_mb=2000,
     params:
-        **_baseline_params(),
-        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
+        **baseline_params(),
+        method=lambda w: w.method,
+        options=lambda w: BASELINES["methods"].get(w.method) or {},
     script:
         "../scripts/identify_baseline.py"
 
 
 rule lm_restarts:
     input:
-        structure="results/structures/{structure}.json",
-        record_npz="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
-        lib=BASELINE_LIB,
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors"),
+        lib=lib("identify_baseline"),
     output:
-        json="results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_restarts.json",
+        json=path("baseline", "_restarts.json", method="lm_shooting"),
     log:
-        "logs/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.log",
+        logs("lm_restarts/{structure}/{record}/{protocol}_seed{seed}.log"),
     benchmark:
-        "benchmarks/lm_restarts/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        benchmarks("lm_restarts/{structure}/{record}/{protocol}_seed{seed}.tsv")
     wildcard_constraints:
         seed=r"\d+",
     conda:
@@ -141,9 +150,10 @@ rule lm_restarts:
         runtime=120,
         mem_mb=2000,
     params:
-        **_baseline_params(),
+        **baseline_params(),
+        method="lm_shooting",
         options=lambda w: {
-            **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
+            **(BASELINES["methods"].get("lm_shooting") or {}),
             **BASELINES.get("restarts", {}).get("options", {}),
             "starts": BASELINES.get("restarts", {}).get("starts"),
         },
@@ -153,17 +163,17 @@ rule lm_restarts:
 
 rule lm_landscape:
     input:
-        structure="results/structures/{structure}.json",
-        record_npz="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
-        lib=BASELINE_LIB,
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors"),
+        lib=lib("scan_shooting_landscape"),
     output:
-        json="results/values/lm_landscape/{structure}/{record}/{protocol}.json",
+        json=path("landscape"),
     log:
-        "logs/lm_landscape/{structure}/{record}/{protocol}.log",
+        logs("lm_landscape/{structure}/{record}/{protocol}.log"),
     benchmark:
-        "benchmarks/lm_landscape/{structure}/{record}/{protocol}.tsv"
+        benchmarks("lm_landscape/{structure}/{record}/{protocol}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -171,7 +181,7 @@ rule lm_landscape:
         runtime=60,
         mem_mb=2000,
     params:
-        **_baseline_params(),
+        **baseline_params(),
         n_line=BASELINES.get("landscape", {}).get("n_line", 49),
         n_grid=BASELINES.get("landscape", {}).get("n_grid", 9),
     script:
@@ -181,15 +191,15 @@ rule lm_landscape:
 rule springrod_example:
     input:
         published="resources/published/springrod_appendix_a.csv",
-        lib=lib("springrod.py", "tables.py", "runio.py"),
+        lib=lib("springrod_example"),
     output:
-        json="results/identify/springrod/summary.json",
-        csv="results/tables/springrod.csv",
-        md="results/tables/springrod.md",
+        json=path("springrod"),
+        csv=path("table", ".csv", table="springrod"),
+        md=path("table", ".md", table="springrod"),
     log:
-        "logs/springrod_example.log",
+        logs("springrod_example.log"),
     benchmark:
-        "benchmarks/springrod_example.tsv"
+        benchmarks("springrod_example.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -204,17 +214,21 @@ rule springrod_example:
 
 rule baseline_variants:
     input:
-        structure="results/structures/{structure}.json",
-        record_npz="results/records/{structure}/{record}.npz",
-        record_json="results/records/{structure}/{record}.json",
-        sensors="results/sensors/{structure}/{record}/{protocol}.npz",
-        lib=BASELINE_LIB,
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors"),
+        lib=lib("identify_baseline"),
     output:
-        json="results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}_variants_{study}.json",
+        json=path("baseline", "_variants_{study}.json"),
     log:
-        "logs/baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.log",
+        logs(
+            "baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.log"
+        ),
     benchmark:
-        "benchmarks/baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        benchmarks(
+            "baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.tsv"
+        )
     wildcard_constraints:
         method="|".join(BASELINE_METHODS),
         study="[a-z0-9_]+",
@@ -225,8 +239,9 @@ rule baseline_variants:
         runtime=180,
         mem_mb=2000,
     params:
-        **_baseline_params(),
-        options=lambda w: BASELINES.get("methods", {}).get(w.method) or {},
+        **baseline_params(),
+        method=lambda w: w.method,
+        options=lambda w: BASELINES["methods"].get(w.method) or {},
         variants=lambda w: BASELINES["variants"][w.study]["options"],
     script:
         "../scripts/identify_baseline.py"

@@ -3,14 +3,14 @@
 
 rule compute_threshold:
     input:
-        structure="results/structures/{structure}.json",
-        lib=SIM_LIB,
+        structure=path("structure"),
+        lib=lib("compute_threshold"),
     output:
-        json="results/thresholds/{structure}/{threshold}.json",
+        json=path("threshold"),
     log:
-        "logs/compute_threshold/{structure}/{threshold}.log",
+        logs("compute_threshold/{structure}/{threshold}.log"),
     benchmark:
-        "benchmarks/compute_threshold/{structure}/{threshold}.tsv"
+        benchmarks("compute_threshold/{structure}/{threshold}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -26,16 +26,16 @@ rule compute_threshold:
 
 rule simulate_record:
     input:
-        structure="results/structures/{structure}.json",
+        structure=path("structure"),
         threshold=record_threshold,
-        lib=SIM_LIB,
+        lib=lib("simulate_record"),
     output:
-        npz="results/records/{structure}/{record}.npz",
-        json="results/records/{structure}/{record}.json",
+        npz=path("record", ".npz"),
+        json=path("record", ".json"),
     log:
-        "logs/simulate_record/{structure}/{record}.log",
+        logs("simulate_record/{structure}/{record}.log"),
     benchmark:
-        "benchmarks/simulate_record/{structure}/{record}.tsv"
+        benchmarks("simulate_record/{structure}/{record}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -51,13 +51,13 @@ rule simulate_record:
 
 rule make_sensor_data:
     input:
-        structure="results/structures/{structure}.json",
-        record="results/records/{structure}/{record}.npz",
-        lib=lib("sensors.py", "records.py", "structure_io.py", "catalog.py"),
+        structure=path("structure"),
+        record=path("record", ".npz"),
+        lib=lib("make_sensor_data"),
     output:
-        npz="results/sensors/{structure}/{record}/{protocol}.npz",
+        npz=path("sensors"),
     log:
-        "logs/make_sensor_data/{structure}/{record}/{protocol}.log",
+        logs("make_sensor_data/{structure}/{record}/{protocol}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -72,12 +72,12 @@ rule make_sensor_data:
 
 rule compute_modal:
     input:
-        structure="results/structures/{structure}.json",
-        lib=SIM_LIB + lib("modal.py"),
+        structure=path("structure"),
+        lib=lib("compute_modal"),
     output:
-        json="results/modal/{structure}.json",
+        json=path("modal"),
     log:
-        "logs/compute_modal/{structure}.log",
+        logs("compute_modal/{structure}.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1

@@ -3,14 +3,14 @@
 
 rule generate_structure:
     input:
-        lib=STRUCTURE_LIB,
+        lib=lib("generate_structure"),
         user_file=structure_file,
     output:
-        json="results/structures/{structure}.json",
+        json=path("structure"),
     log:
-        "logs/generate_structure/{structure}.log",
+        logs("generate_structure/{structure}.log"),
     benchmark:
-        "benchmarks/generate_structure/{structure}.tsv"
+        benchmarks("generate_structure/{structure}.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -25,13 +25,13 @@ rule generate_structure:
 
 rule compute_prism_feasibility:
     input:
-        lib=STRUCTURE_LIB + lib("feasibility.py"),
+        lib=lib("compute_prism_feasibility"),
     output:
-        json="results/values/prism_twist_range.json",
+        json=path("prism_range"),
     log:
-        "logs/compute_prism_feasibility.log",
+        logs("compute_prism_feasibility.log"),
     benchmark:
-        "benchmarks/compute_prism_feasibility.tsv"
+        benchmarks("compute_prism_feasibility.tsv")
     conda:
         "../../envs/core.yaml"
     threads: 1

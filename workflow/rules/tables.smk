@@ -3,22 +3,20 @@
 
 rule make_table_s3:
     input:
-        structures=expand(
-            "results/structures/{structure}.json",
-            structure=config["table_s3"]["structures"],
+        structures=paths(
+            "structure", [{"structure": s} for s in config["table_s3"]["structures"]]
         ),
-        assess=expand(
-            "results/assess/{structure}.json",
-            structure=config["table_s3"]["structures"],
+        assess=paths(
+            "assess", [{"structure": s} for s in config["table_s3"]["structures"]]
         ),
         published="resources/published/table_s3.csv",
-        lib=lib("tables.py", "identifiability.py", "structure_io.py"),
+        lib=lib("make_table_s3"),
     output:
-        csv="results/tables/table_s3.csv",
-        md="results/tables/table_s3.md",
-        totals="results/values/table_s3_resolvable.json",
+        csv=path("table", ".csv", table="table_s3"),
+        md=path("table", ".md", table="table_s3"),
+        totals=path("table_s3_totals"),
     log:
-        "logs/make_table_s3.log",
+        logs("make_table_s3.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -31,34 +29,36 @@ rule make_table_s3:
 
 rule make_table2:
     input:
-        modal=[f"results/modal/{s}.json" for s in MODAL],
-        records=[f"results/records/{s}/{r}.json" for s, r in RECORDS],
-        residual=rules.verify_residual.output.json if RECORDS else [],
-        lib=lib("tables.py"),
+        modal=paths("modal", [{"structure": s} for s in SHEET.modal]),
+        records=paths("record", SHEET.records, ".json"),
+        residual=rules.verify_residual.output.json if SHEET.records else [],
+        lib=lib("make_table2"),
     output:
-        csv="results/tables/table2.csv",
-        md="results/tables/table2.md",
+        csv=path("table", ".csv", table="table2"),
+        md=path("table", ".md", table="table2"),
     log:
-        "logs/make_table2.log",
+        logs("make_table2.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
     resources:
         runtime=5,
         mem_mb=500,
+    params:
+        records=[r["record"] for r in SHEET.records],
     script:
         "../scripts/make_table2.py"
 
 
 rule make_table5:
     input:
-        runs=[pinn_path(*x) for x in TABLE5],
-        lib=lib("tables.py"),
+        runs=paths("pinn", SHEET.table5, ".json"),
+        lib=lib("make_table5"),
     output:
-        csv="results/tables/table5.csv",
-        md="results/tables/table5.md",
+        csv=path("table", ".csv", table="table5"),
+        md=path("table", ".md", table="table5"),
     log:
-        "logs/make_table5.log",
+        logs("make_table5.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -71,13 +71,13 @@ rule make_table5:
 
 rule make_pinn_summary:
     input:
-        runs=[pinn_path(*x) for x in PINN_RUNS],
-        lib=lib("tables.py"),
+        runs=paths("pinn", SHEET.pinn, ".json"),
+        lib=lib("make_pinn_summary"),
     output:
-        csv="results/tables/pinn_runs.csv",
-        md="results/tables/pinn_runs.md",
+        csv=path("table", ".csv", table="pinn_runs"),
+        md=path("table", ".md", table="pinn_runs"),
     log:
-        "logs/make_pinn_summary.log",
+        logs("make_pinn_summary.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -90,16 +90,19 @@ rule make_pinn_summary:
 
 rule make_table6:
     input:
-        pinn=_table6_inputs("pinn"),
-        baselines=_table6_inputs("baselines"),
-        regression=_table6_inputs("regression"),
+        pinn=paths("pinn", SHEET.table6_pinn, ".json"),
+        baselines=paths("baseline", SHEET.table6_baselines, ".json"),
+        regression=[
+            path("regression", seed=TABLE6.get("seed", 0), **r)
+            for r in SHEET.table6_regression
+        ],
         published="resources/published/table6.csv",
-        lib=lib("tables.py"),
+        lib=lib("make_table6"),
     output:
-        csv="results/tables/table6.csv",
-        md="results/tables/table6.md",
+        csv=path("table", ".csv", table="table6"),
+        md=path("table", ".md", table="table6"),
     log:
-        "logs/make_table6.log",
+        logs("make_table6.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1

@@ -6,8 +6,8 @@ Output ``results/assess/scan/{structure}.json``: ``scan`` rows with ``scale``
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.assessment import prestress_scan
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.analysis import prestress_scan
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

@@ -10,14 +10,17 @@ sample ``counts`` / ``counts_tangent`` per class.
 """
 
 import numpy as np
-from tensegrity_id.assessment import class_along_record
-from tensegrity_id.problem_io import load_problem
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.analysis import class_along_record
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify.problems import load_problem
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
 structure = load_problem(
-    inp.structure, [inp.record_npz], [inp.record_json]
+    inp.structure,
+    inp.record_npz,
+    inp.record_json,
+    names=[snakemake.wildcards.record],  # noqa: F821
 ).structure  # the record's prestress
 with np.load(inp.record_npz) as z:
     record = {k: z[k] for k in z.files}

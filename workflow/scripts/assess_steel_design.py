@@ -12,8 +12,8 @@ self-stresses ``v + theta d`` about the design self-stress, benchmark members).
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.assessment import self_stress_family, steel_design
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.analysis import self_stress_family, steel_design
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 cfg, tol_rel = snakemake.params.steel, snakemake.params.tol_rel  # noqa: F821

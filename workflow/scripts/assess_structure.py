@@ -13,8 +13,8 @@ modal analysis).
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.assessment import assess, lowest_frequency
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.analysis import assess, lowest_frequency
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}  # noqa: F821

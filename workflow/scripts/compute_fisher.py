@@ -10,15 +10,15 @@ and the structural identifiability (``resolvable``, ``invisible``).
 
 import numpy as np
 from tensegrity_id import structure_from_report
-from tensegrity_id.identifiability import (
+from tensegrity_id.analysis.identifiability import (
     acceleration_sensitivities,
     active_channels,
     fisher_information,
     fisher_summary,
     structural_identifiability,
 )
-from tensegrity_id.records import forcing_from_meta, record_structure
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.data.records import forcing_from_meta, record_structure
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 p, sim = snakemake.params.fisher, snakemake.params.sim  # noqa: F821

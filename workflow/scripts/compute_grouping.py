@@ -7,8 +7,8 @@ the grouped relative Cramér–Rao bounds (seed §3.3).
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.prestress_series import grouping_study
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.analysis.prestress_series import grouping_study
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

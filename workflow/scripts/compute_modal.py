@@ -10,9 +10,9 @@ d ln prestress scale, seed Eq. 10-11; 1 for a pure mechanism mode).
 
 import numpy as np
 from tensegrity_id import structure_from_report
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.modal import geometric_fractions, truss_limit_frequencies
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.modal import geometric_fractions, truss_limit_frequencies
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

@@ -8,7 +8,7 @@ from just above 30 deg to about 58 deg.
 """
 
 from tensegrity_id import prism_twist_range
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 p = snakemake.params.settings  # noqa: F821

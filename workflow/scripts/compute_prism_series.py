@@ -14,8 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from tensegrity_id import structure_from_report  # noqa: E402
-from tensegrity_id.prestress_series import modal_series  # noqa: E402
-from tensegrity_id.runio import read_json, setup_log, write_json  # noqa: E402
+from tensegrity_id.analysis.prestress_series import modal_series  # noqa: E402
+from tensegrity_id.data.runio import read_json, setup_log, write_json  # noqa: E402
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

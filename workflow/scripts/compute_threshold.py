@@ -7,9 +7,9 @@ amplitude found taut), ``n_simulations`` and the forcing specification.
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.records import record_structure, slackening_threshold
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.data.records import record_structure, slackening_threshold
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.mechanics.dynamics import Dynamics
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 spec, sim = snakemake.params.spec, snakemake.params.sim  # noqa: F821

@@ -1,21 +1,23 @@
 """Full-state linear-regression identification (rule fit_regression; seed 001 baseline).
 
 Output ``results/identify/regression/{structure}/{record}/fullstate_seed{seed}.json``: the
-result record of tensegrity_id.identification (``identified.sigma`` in N/m per
+result record of tensegrity_id.identify.base (``identified.sigma`` in N/m per
 cable, ``null`` where undetermined; ``identified.c`` in N s/m; ``errors``
 (relative %, identifiable cables only), ``wall_s``, ``n_forward_simulations`` = 0,
 ``n_hyperparameters``), plus the regression's iterations and RMS residual (N).
 """
 
-from tensegrity_id.identification import get_method
-from tensegrity_id.problem_io import load_problem
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify import regression  # noqa: F401  (registers the method)
+from tensegrity_id.identify.base import get_method
+from tensegrity_id.identify.problems import load_problem
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 problem = load_problem(
     snakemake.input.structure,  # noqa: F821
     [snakemake.input.record],  # noqa: F821
     [snakemake.input.record_json],  # noqa: F821
+    names=[snakemake.wildcards.record],  # noqa: F821
     seed=int(snakemake.wildcards.seed),  # noqa: F821
 )
 result = get_method("regression").run(problem)

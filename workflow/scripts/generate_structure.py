@@ -12,7 +12,7 @@ Output ``results/structures/{structure}.json``:
 """
 
 from tensegrity_id import build_structure, counts, structure_report
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 name = snakemake.wildcards.structure  # noqa: F821

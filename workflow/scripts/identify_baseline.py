@@ -3,7 +3,7 @@ baseline_variants).
 
 Output ``results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json``
 (``..._restarts.json`` for LM from several guesses): the result record of
-tensegrity_id.identification — ``identified``/``exact`` (sigma N/m per cable,
+tensegrity_id.identify.base — ``identified``/``exact`` (sigma N/m per cable,
 c N s/m), ``errors`` (relative %, identifiable cables only), ``outcome``,
 ``wall_s``, ``n_forward_simulations``, ``n_hyperparameters`` — plus the
 method's extras: LM ``chi2``, ``spurious_minimum`` and every start (with its
@@ -14,14 +14,27 @@ compact record per variant (options, identified, errors, chi2, spurious flag,
 simulations, wall time, outcome).
 """
 
-from tensegrity_id.identification import get_method, run_variants
-from tensegrity_id.problem_io import load_rule_problem
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify import filters, shooting  # noqa: F401  (registers lm_shooting, ukf, pf_enkf)
+from tensegrity_id.identify.base import get_method, run_variants
+from tensegrity_id.identify.problems import load_problem
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
-name = getattr(wc, "method", "lm_shooting")
-problem = load_rule_problem(inp, par, wc.seed)
+name = par.method
+problem = load_problem(
+    inp.structure,
+    inp.record_npz,
+    inp.record_json,
+    inp.sensors,
+    names=[wc.record],
+    seed=int(wc.seed),
+    noise_seed=par.noise_seed,
+    sim=par.sim,
+    outcome_rule=par.outcome,
+    sigma0=par.sigma0,
+    c0=par.c0,
+)
 options = dict(par.options)
 if name == "lm_shooting":  # Jacobian columns on the job's cores
     options = {"workers": snakemake.threads, **options}  # noqa: F821

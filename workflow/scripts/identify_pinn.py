@@ -2,7 +2,7 @@
 
 Outputs (``results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}``):
 
-* ``.json``: the result record of tensegrity_id.identification — ``identified``
+* ``.json``: the result record of tensegrity_id.identify.base — ``identified``
   and ``exact`` parameters (sigma N/m per cable, c N s/m, EA N), ``errors``
   (relative %, identifiable cables only), ``inert_members``,
   ``reconstruction_pct``, ``held_out_ratio``, ``resimulation_pct``,
@@ -21,20 +21,43 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from tensegrity_id.identification import get_method
-from tensegrity_id.problem_io import load_rule_problem
-from tensegrity_id.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify.base import get_method
+from tensegrity_id.identify.pinn import methods  # noqa: F401  (registers pinn_smooth, pinn_fb, pinn_event)
+from tensegrity_id.identify.pinn.settings import TREATMENTS
+from tensegrity_id.identify.problems import load_problem
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 torch.set_num_threads(snakemake.threads)  # noqa: F821
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
-problem = load_rule_problem(inp, par, wc.seed)
-log.info("records %s, protocol %s, seed %s, settings %s", par.records, wc.protocol, wc.seed, par.settings)
+problem = load_problem(
+    inp.structure,
+    inp.record_npz,
+    inp.record_json,
+    inp.sensors,
+    names=par.records,
+    seed=int(wc.seed),
+    noise_seed=par.noise_seed,
+    sim=par.sim,
+    outcome_rule=par.outcome,
+    sigma0=par.sigma0,
+    c0=par.c0,
+)
+log.info(
+    "%s; records %s, protocol %s, seed %s, settings %s",
+    TREATMENTS[wc.treatment],
+    par.records,
+    wc.protocol,
+    wc.seed,
+    par.settings,
+)
 method = get_method(f"pinn_{wc.treatment}", checkpoint=par.checkpoint, progress=log, **par.settings)
 result = method.run(problem)
 history = result.pop("_history")
 series = result.pop("_series", None)
 result.update(protocol=wc.protocol, records=list(par.records))
+if par.variant:  # a settings variant names itself and its overrides
+    result.update(variant=par.variant, settings_overrides=dict(par.overrides))
 pd.DataFrame(history).to_csv(out.history, index=False)
 if series is not None:
     arrays = {k: np.asarray(v) for k, v in series.items() if k in ("t", "true", "resim", "network")}

@@ -7,8 +7,8 @@ ratio (-), re-simulation error of an unmeasured acceleration (%),
 transitions, outcome label and wall time (s).
 """
 
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.tables import run_summary, write_table
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.tables import run_summary, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 df = run_summary([read_json(p) for p in snakemake.input.runs])  # noqa: F821

@@ -9,9 +9,9 @@ fraction of each channel's RMS), ``train`` (the 70 % training samples) and
 
 import numpy as np
 from tensegrity_id import structure_from_report
-from tensegrity_id.records import load_record
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.sensors import sensor_data
+from tensegrity_id.data.records import load_record
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.sensors import sensor_data
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

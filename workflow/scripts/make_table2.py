@@ -10,17 +10,15 @@ classical-limit truss frequencies; bar-length drift (m) and relative
 energy-balance error along every record.  Later stages add their rows.
 """
 
-from pathlib import Path
-
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.tables import table2, write_table
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.tables import table2, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 modal = [read_json(p) for p in snakemake.input.modal]  # noqa: F821
 metas = []
-for p in snakemake.input.records:  # noqa: F821
+for p, name in zip(snakemake.input.records, snakemake.params.records, strict=True):  # noqa: F821
     m = read_json(p)
-    m["record"] = Path(p).stem
+    m["record"] = name
     metas.append(m)
 residual = read_json(snakemake.input.residual)["summary"] if snakemake.input.get("residual") else None  # noqa: F821
 df = table2(modal, metas, residual)

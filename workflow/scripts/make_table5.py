@@ -8,8 +8,8 @@ motion scale), the held-out ratio (-), the record's taut-slack transitions
 and the wall time (s).
 """
 
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.tables import table5, write_table
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.tables import table5, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 df = table5([read_json(p) for p in snakemake.input.runs])  # noqa: F821

@@ -9,8 +9,8 @@ hyperparameter count (the seed's definition), the outcome labels and a note
 """
 
 import pandas as pd
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.tables import table6, write_table
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.tables import table6, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821

@@ -9,9 +9,9 @@ utilisation ``U_c`` (%), and the class with both.
 
 import pandas as pd
 from tensegrity_id import structure_from_report
-from tensegrity_id.assessment import error_propagation
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.tables import write_table
+from tensegrity_id.analysis import error_propagation
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.tables import write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 structures = {}

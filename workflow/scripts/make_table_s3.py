@@ -12,9 +12,9 @@ alongside.  Also writes ``results/values/table_s3_resolvable.json``
 
 import pandas as pd
 from tensegrity_id import structure_from_report
-from tensegrity_id.identifiability import structural_identifiability
-from tensegrity_id.runio import read_json, setup_log, write_json
-from tensegrity_id.tables import table_s3, write_table
+from tensegrity_id.analysis.identifiability import structural_identifiability
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.report.tables import table_s3, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 reports = [read_json(p) for p in snakemake.input.structures]  # noqa: F821

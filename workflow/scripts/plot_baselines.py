@@ -4,8 +4,8 @@ Outputs ``results/figures/baselines.{pdf,png}`` from the lm_landscape scans and
 the pf_enkf result records of the same cases.
 """
 
-from tensegrity_id.baseline_plots import plot_baselines
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_baselines import plot_baselines
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out = snakemake.input, snakemake.output  # noqa: F821

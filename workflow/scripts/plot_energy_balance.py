@@ -5,9 +5,9 @@ kinetic, gravitational, strain and mechanical energy and the work of the
 external and damping forces (J), and the balance residual |E - W - E(0)| (J).
 """
 
-from tensegrity_id.record_plots import plot_energy_balance
-from tensegrity_id.records import load_record
-from tensegrity_id.runio import setup_log
+from tensegrity_id.data.records import load_record
+from tensegrity_id.data.runio import setup_log
+from tensegrity_id.report.plot_records import plot_energy_balance
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 rec = load_record(snakemake.input.npz)  # noqa: F821

@@ -6,8 +6,8 @@ coordinates in metres.
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.plotting import plot_structures
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_structures import plot_structures
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 reports = [read_json(p) for p in snakemake.input.structures]  # noqa: F821

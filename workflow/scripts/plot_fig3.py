@@ -6,13 +6,11 @@ scale), (b) eigenvalues of the Fisher information, (c) relative Cramér–Rao
 bounds (%) of the identifiable block, one series per Fisher case.
 """
 
-from pathlib import Path
-
-from tensegrity_id.fisher_plots import plot_fig3
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_fisher import plot_fig3
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 results = [read_json(p) for p in snakemake.input.fisher]  # noqa: F821
-labels = ["/".join(Path(p).with_suffix("").parts[-3:]) for p in snakemake.input.fisher]  # noqa: F821
+labels = snakemake.params.labels  # noqa: F821
 plot_fig3(results, labels, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
 log.info("plotted %s", labels)

@@ -9,8 +9,8 @@ terms over the training steps.
 from pathlib import Path
 
 import pandas as pd
-from tensegrity_id.pinn_plots import plot_fig4
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_pinn import plot_fig4
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 runs = [read_json(p) for p in snakemake.input.runs]  # noqa: F821

@@ -7,14 +7,14 @@ reconstruction, over time (s).
 """
 
 import numpy as np
-from tensegrity_id.pinn_plots import plot_fig5
-from tensegrity_id.runio import setup_log
+from tensegrity_id.data.runio import setup_log
+from tensegrity_id.report.plot_pinn import plot_fig5
 
 log = setup_log(snakemake.log[0])  # noqa: F821
-series, labels = [], []
+series, labels = [], list(snakemake.params.labels)  # noqa: F821
 for p in snakemake.input.series:  # noqa: F821
     with np.load(p) as z:
         series.append({k: z[k] for k in z.files})
-    labels.append("/".join(p.split("/")[-4:-1]))
+
 plot_fig5(series, labels, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
 log.info("plotted %s", labels)

@@ -5,8 +5,8 @@ gives the class and ``lambda_min`` (N/m, rigid bars) from results/assess/.
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.plotting import plot_structures
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_structures import plot_structures
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out = snakemake.input, snakemake.output  # noqa: F821

@@ -3,8 +3,8 @@
 Outputs ``results/figures/figS2_spectra.{pdf,png}`` for the Table S3 structures.
 """
 
-from tensegrity_id.assessment_plots import plot_figS2
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_assessment import plot_figS2
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 out = snakemake.output  # noqa: F821

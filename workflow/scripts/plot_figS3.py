@@ -3,8 +3,8 @@
 Outputs ``results/figures/figS3_assessment.{pdf,png}``.
 """
 
-from tensegrity_id.assessment_plots import plot_figS3
-from tensegrity_id.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_assessment import plot_figS3
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out = snakemake.input, snakemake.output  # noqa: F821

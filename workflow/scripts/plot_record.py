@@ -5,9 +5,9 @@ coordinate displacements (mm) and cable tensions (N) against time (s), slack
 intervals shaded per cable, taut-slack transitions as vertical lines.
 """
 
-from tensegrity_id.record_plots import plot_record
-from tensegrity_id.records import load_record
-from tensegrity_id.runio import setup_log
+from tensegrity_id.data.records import load_record
+from tensegrity_id.data.runio import setup_log
+from tensegrity_id.report.plot_records import plot_record
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 rec = load_record(snakemake.input.npz)  # noqa: F821

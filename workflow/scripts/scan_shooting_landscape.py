@@ -8,17 +8,18 @@ noise standard deviations, 1 = noise floor), ``n_local_minima_line``,
 uses the exact parameters, explaining where LM shooting stops.
 """
 
-from tensegrity_id.problem_io import load_problem
-from tensegrity_id.runio import setup_log, write_json
-from tensegrity_id.shooting import misfit_landscape
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.identify.shooting import misfit_landscape
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards  # noqa: F821
 problem = load_problem(
     inp.structure,
-    [inp.record_npz],
-    [inp.record_json],
-    [inp.sensors],
+    inp.record_npz,
+    inp.record_json,
+    inp.sensors,
+    names=[snakemake.wildcards.record],  # noqa: F821
     noise_seed=par.noise_seed,
     sim=par.sim,
     sigma0=par.sigma0,

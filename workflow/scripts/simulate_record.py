@@ -11,10 +11,10 @@ forcing, structure digest, solver statistics and ``checks``
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.records import forcing_from_spec, record_amplitude, record_structure, save_record
-from tensegrity_id.runio import read_json, setup_log
-from tensegrity_id.simulate import simulate
+from tensegrity_id.data.records import forcing_from_spec, record_amplitude, record_structure, save_record
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 spec, sim = dict(snakemake.params.spec), snakemake.params.sim  # noqa: F821

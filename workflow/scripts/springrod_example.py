@@ -10,9 +10,9 @@ Outputs
 """
 
 import pandas as pd
-from tensegrity_id.runio import setup_log, write_json
-from tensegrity_id.springrod import example_table, run_example
-from tensegrity_id.tables import write_table
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify.springrod import example_table, run_example
+from tensegrity_id.report.tables import write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 summary = run_example(snakemake.params.settings, log=log)  # noqa: F821

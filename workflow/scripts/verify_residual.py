@@ -12,21 +12,23 @@ Output ``results/values/residual_checks.json``:
   covered, and the smoothed-law bias for ``bias_structures`` and overall.
 """
 
-from pathlib import Path
-
 from tensegrity_id import structure_from_report
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.records import forcing_from_meta, load_record, record_structure
-from tensegrity_id.residual import smoothing_bias, verify_against_simulator, verify_on_record
-from tensegrity_id.runio import read_json, setup_log, write_json
+from tensegrity_id.data.records import forcing_from_meta, load_record, record_structure
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.identify.pinn.settings import PINNSettings
+from tensegrity_id.identify.residual import smoothing_bias, verify_against_simulator, verify_on_record
+from tensegrity_id.mechanics.dynamics import Dynamics
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
-bases = {Path(p).stem: structure_from_report(read_json(p)) for p in inp.structures}
+beta = PINNSettings().beta if par.beta is None else par.beta  # the PINN's smoothing, Table S2 by default
+bases = {
+    name: structure_from_report(read_json(p)) for name, p in zip(par.structures, inp.structures, strict=True)
+}
 rows = []
-for npz, js in zip(inp.records, inp.metas, strict=True):
+for npz, js, ref in zip(inp.records, inp.metas, par.records, strict=True):
     meta = read_json(js)
-    name, rec_name = meta["structure"], Path(js).stem
+    name, rec_name = ref["structure"], ref["record"]
     dyn = Dynamics(record_structure(bases[name], meta["spec"]))
     rec, forcing = load_record(npz), forcing_from_meta(meta)
     row = {
@@ -34,7 +36,7 @@ for npz, js in zip(inp.records, inp.metas, strict=True):
         "record": rec_name,
         "against_simulator": verify_against_simulator(dyn, rec, forcing),
         "on_record": verify_on_record(dyn, rec, forcing),
-        "smoothing": smoothing_bias(dyn, par.beta),
+        "smoothing": smoothing_bias(dyn, beta),
     }
     log.info(
         "%s/%s: relative residual %.2e (simulator), %.2e (record); %d slack samples; bias %.3g %%",
@@ -57,7 +59,7 @@ bias_scope = max(scope, key=lambda r: r["smoothing"]["max_relative"]) if scope e
 bias_all = max(rows, key=lambda r: r["smoothing"]["max_relative"]) if rows else None
 sim_w, rec_w = worst("against_simulator"), worst("on_record")
 summary = {
-    "beta": par.beta,
+    "beta": beta,
     "n_records": len(rows),
     "n_slack_samples": sum(r["on_record"]["n_slack_samples"] for r in rows),
     "against_simulator_max": sim_w and sim_w["against_simulator"]["relative"],

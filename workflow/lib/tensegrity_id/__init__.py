@@ -1,113 +1,108 @@
 """tensegrity_id: physics-informed identification of tensegrity prestress.
 
-The library behind the Snakemake workflow; scripts in ``workflow/scripts``
-are thin wrappers around the functions exported here.
+The library behind the Snakemake workflow, in sub-packages by stage:
+
+``mechanics``
+    structures and structure files, generators, prestress (LP, self-stress),
+    the tension-only cable law, constrained Cartesian dynamics, event-tracked
+    simulation, modal analysis;
+``data``
+    records (specification, slackening thresholds, storage), sensor data, run I/O;
+``analysis``
+    identifiability (Fisher information, Cramér-Rao bounds, grouping),
+    prestress series, structural assessment;
+``identify``
+    the identification interface and registry, problem loading, scoring, the
+    physics residual, regression, LM shooting, filters, the spring-rod
+    example, and ``identify.pinn`` (settings, data, network, trainer, methods);
+``report``
+    one plotting module per figure family and the table writer;
+``workflow``
+    workflow support: config checks, rule inputs, run sheets, cluster planning.
+
+The names below are the user-facing API, loaded on first access (so
+``import tensegrity_id`` is instant and PyTorch is imported only by the
+physics-informed identification)::
+
+    from tensegrity_id import build_structure, simulate, make_forcing, get_method
 """
 
-from .catalog import (
-    GENERATORS,
-    CatalogError,
-    build_geometry,
-    build_structure,
-    structure_from_report,
-    structure_report,
-)
-from .config_check import ConfigError, check_config
-from .feasibility import prism_feasible, prism_twist_range
-from .formfinding import FormFindingError, find_superstable_form, force_density_matrix
-from .identification import METHODS, IdentificationMethod, IdentificationProblem, RecordData, get_method
-from .problem_io import load_problem
-from .regression import FullStateRegression
-from .statics import (
-    RANK_TOL,
-    PrestressError,
-    StaticCounts,
-    apply_prestress,
-    counts,
-    equilibrium_matrix,
-    mechanism_basis,
-    minimal_grounding,
-    prestress_lp,
-    prestress_selfstress,
-    rigid_body_modes,
-    self_stress_basis,
-    static_residual,
-)
-from .structure import GRAVITY, Structure, StructureError
-from .structure_io import (
-    StructureFileError,
-    load_structure,
-    save_structure,
-    structure_from_dict,
-    structure_schema,
-)
+from __future__ import annotations
+
+from ._lazy import attach
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    "Residual": "residual",
-    "PINNSettings": "pinn",
-    "PINNTrainer": "pinn",
-    "PINNDivergenceError": "pinn",
-    "TREATMENTS": "pinn",
+_EXPORTS = {
+    # structures and prestress
+    "Structure": "mechanics.structure",
+    "StructureError": "mechanics.structure",
+    "GRAVITY": "mechanics.structure",
+    "StructureFileError": "mechanics.structure_io",
+    "load_structure": "mechanics.structure_io",
+    "save_structure": "mechanics.structure_io",
+    "structure_from_dict": "mechanics.structure_io",
+    "structure_schema": "mechanics.structure_io",
+    "GENERATORS": "mechanics.catalog",
+    "CatalogError": "mechanics.catalog",
+    "build_structure": "mechanics.catalog",
+    "build_geometry": "mechanics.catalog",
+    "structure_report": "mechanics.catalog",
+    "structure_from_report": "mechanics.catalog",
+    "FormFindingError": "mechanics.formfinding",
+    "find_superstable_form": "mechanics.formfinding",
+    "force_density_matrix": "mechanics.formfinding",
+    "prism_feasible": "mechanics.feasibility",
+    "prism_twist_range": "mechanics.feasibility",
+    "RANK_TOL": "mechanics.statics",
+    "PrestressError": "mechanics.statics",
+    "StaticCounts": "mechanics.statics",
+    "apply_prestress": "mechanics.statics",
+    "counts": "mechanics.statics",
+    "equilibrium_matrix": "mechanics.statics",
+    "mechanism_basis": "mechanics.statics",
+    "minimal_grounding": "mechanics.statics",
+    "prestress_lp": "mechanics.statics",
+    "prestress_selfstress": "mechanics.statics",
+    "rigid_body_modes": "mechanics.statics",
+    "self_stress_basis": "mechanics.statics",
+    "static_residual": "mechanics.statics",
+    # dynamics and simulation
+    "Dynamics": "mechanics.dynamics",
+    "Forcing": "mechanics.excitation",
+    "make_forcing": "mechanics.excitation",
+    "simulate": "mechanics.simulate",
+    "simulate_from_rest": "mechanics.simulate",
+    "SimulationError": "mechanics.simulate",
+    "constrained_modes": "mechanics.modal",
+    # records and sensors
+    "load_record": "data.records",
+    "save_record": "data.records",
+    "slackening_threshold": "data.records",
+    "sensor_data": "data.sensors",
+    # identifiability and assessment
+    "structural_identifiability": "analysis.identifiability",
+    "fisher_information": "analysis.identifiability",
+    "fisher_summary": "analysis.identifiability",
+    "assess": "analysis.assessment",
+    "classify": "analysis.stability",
+    "stiffness": "analysis.stability",
+    # identification
+    "METHODS": "identify.base",
+    "IdentificationMethod": "identify.base",
+    "IdentificationProblem": "identify.base",
+    "RecordData": "identify.base",
+    "get_method": "identify.base",
+    "load_problem": "identify.problems",
+    "FullStateRegression": "identify.regression",
+    "Residual": "identify.residual",
+    "PINNSettings": "identify.pinn.settings",
+    "PINNDivergenceError": "identify.pinn.settings",
+    "TREATMENTS": "identify.pinn.settings",
+    "PINNTrainer": "identify.pinn.trainer",
 }
-"""Names whose modules import PyTorch: loaded on first access, so the other stages start fast."""
+"""Public name -> the module (under this package) that defines it."""
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [
-    "GENERATORS",
-    "GRAVITY",
-    "METHODS",
-    "FullStateRegression",
-    "IdentificationMethod",
-    "IdentificationProblem",
-    "RecordData",
-    "load_problem",
-    "Residual",
-    "PINNSettings",
-    "PINNTrainer",
-    "PINNDivergenceError",
-    "TREATMENTS",
-    "get_method",
-    "RANK_TOL",
-    "CatalogError",
-    "ConfigError",
-    "FormFindingError",
-    "PrestressError",
-    "StaticCounts",
-    "Structure",
-    "StructureError",
-    "StructureFileError",
-    "apply_prestress",
-    "build_geometry",
-    "build_structure",
-    "check_config",
-    "counts",
-    "equilibrium_matrix",
-    "find_superstable_form",
-    "force_density_matrix",
-    "load_structure",
-    "mechanism_basis",
-    "minimal_grounding",
-    "prestress_lp",
-    "prestress_selfstress",
-    "prism_feasible",
-    "prism_twist_range",
-    "rigid_body_modes",
-    "save_structure",
-    "self_stress_basis",
-    "static_residual",
-    "structure_from_dict",
-    "structure_from_report",
-    "structure_report",
-    "structure_schema",
-    "__version__",
-]
+__getattr__, __dir__, __all__ = attach(__name__, _EXPORTS)
+__all__ = [*__all__, "__version__"]

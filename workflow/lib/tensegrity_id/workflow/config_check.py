@@ -1,11 +1,14 @@
 """Start-up check of the workflow config: one-line errors naming the field.
 
 Runs before Snakemake builds the DAG, so a malformed config value or
-structure file stops the run before any job starts.  Schema violations
-come from the JSON schema (``config/schema.yaml``); the semantic checks
-below catch what a schema cannot: unknown generators or generator
-parameters, unreadable or invalid structure files, and names in the table
-and figure lists that no structure defines.
+structure file stops the run before any job starts.  The JSON schema
+(``config/schema.yaml``) describes every value it can, PINN settings
+included, and rejects unknown keys (named, with the known ones).  The checks
+here are what a schema cannot express: generators and their parameters,
+structure files (read and validated), drive and sensor coordinates that
+exist and are free, baseline options against each method, and the
+cross-references between sections, decided once by the run sheet
+(:class:`~tensegrity_id.workflow.runsheet.RunSheet`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from .catalog import GENERATORS, build_geometry
-from .structure_io import StructureFileError, load_structure
+from ..mechanics.catalog import GENERATORS, build_geometry
+from ..mechanics.structure_io import StructureFileError, load_structure
+from .runsheet import RunSheet, RunSheetError
 
 __all__ = ["ConfigError", "check_config"]
 
@@ -32,6 +36,20 @@ def _path(error) -> str:
     for p in error.absolute_path:
         parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
     return "".join(parts).lstrip(".") or "(top level)"
+
+
+def _message(err) -> str:
+    """One line naming the field; an unknown key is named itself, with the keys that are known."""
+    where = _path(err)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = sorted(err.schema.get("properties", {}))
+        extra = sorted(k for k in err.instance if k not in known)
+        if extra and known:
+            field = extra[0] if where == "(top level)" else f"{where}.{extra[0]}"
+            return (
+                f"config field '{field}': unknown key (a misspelling?); known keys here: {', '.join(known)}"
+            )
+    return f"config field '{where}': {err.message}"
 
 
 def check_config(config: dict, schema) -> None:
@@ -48,7 +66,7 @@ def check_config(config: dict, schema) -> None:
         schema = yaml.safe_load(Path(schema).read_text())
     err = best_match(Draft202012Validator(schema).iter_errors(config))
     if err is not None:
-        raise ConfigError(f"config field '{_path(err)}': {err.message}")
+        raise ConfigError(_message(err))
     structures = config.get("structures", {})
     for name, spec in structures.items():
         where = f"structures.{name}"
@@ -79,8 +97,12 @@ def check_config(config: dict, schema) -> None:
         if name not in structures:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
     _check_coordinates(config)
-    _check_identification(config)
+    _check_baselines(config)
     _check_assessment(config)
+    try:
+        RunSheet(config)
+    except RunSheetError as exc:
+        raise ConfigError(str(exc)) from None
     for list_key in ("table_s3", "fig1"):
         section = config.get(list_key, {})
         for k, name in enumerate(section.get("structures", [])):
@@ -157,69 +179,9 @@ def _check_coordinates(config: dict) -> None:
                     )
 
 
-def _check_identification(config: dict) -> None:
-    """PINN settings, runs, groups, Table 5 and Figure 4 cases name things that exist."""
-    from .pinn import PINNSettings  # torch is imported only when identification is configured
-
-    ident = config.get("identify", {})
-    pinn = ident.get("pinn", {})
-    settings = pinn.get("settings", {})
-    if settings:
-        if "treatment" in settings or "steps" in settings:
-            key = "treatment" if "treatment" in settings else "steps"
-            raise ConfigError(
-                f"config field 'identify.pinn.settings.{key}': set it per run "
-                f"(identify.pinn.runs[].{key}s), not among the settings"
-            )
-        try:
-            PINNSettings.from_dict({**settings, "steps": 1})
-        except (ValueError, TypeError) as exc:
-            raise ConfigError(str(exc)) from None
-    built = set(config.get("build", []))
-    records = config.get("records", {})
-    protocols = config.get("protocols", {})
-    groups = pinn.get("groups", {})
-
-    def check_case(where, structure, record, protocol):
-        if structure not in config.get("structures", {}):
-            raise ConfigError(
-                f"config field '{where}': structure '{structure}' is not defined under 'structures'"
-            )
-        if structure not in built:
-            return
-        known = set(records.get(structure, {})) | set(groups.get(structure, {}))
-        if record not in known:
-            raise ConfigError(
-                f"config field '{where}': record '{record}' of '{structure}' is not defined under "
-                f"'records.{structure}' or 'identify.pinn.groups.{structure}' "
-                f"(known: {', '.join(sorted(known))})"
-            )
-        if protocol not in protocols.get(structure, {}):
-            raise ConfigError(
-                f"config field '{where}': protocol '{protocol}' is not defined under 'protocols.{structure}'"
-            )
-
-    for s, grp in groups.items():
-        for g, members in grp.items():
-            for k, r in enumerate(members):
-                if s in built and r not in records.get(s, {}):
-                    raise ConfigError(
-                        f"config field 'identify.pinn.groups.{s}.{g}[{k}]': record '{r}' is not defined "
-                        f"under 'records.{s}'"
-                    )
-    for i, run in enumerate(pinn.get("runs", [])):
-        for k, r in enumerate(run.get("records", [])):
-            check_case(f"identify.pinn.runs[{i}].records[{k}]", run["structure"], r, run["protocol"])
-    for i, (s, r, p) in enumerate(config.get("table5", {}).get("cases", [])):
-        check_case(f"table5.cases[{i}]", s, r, p)
-    for i, case in enumerate(config.get("figures", {}).get("fig4", [])):
-        check_case(f"figures.fig4[{i}]", case[0], case[1], case[2])
-    _check_baselines(config, check_case)
-
-
-def _check_baselines(config: dict, check_case) -> None:
-    """Baseline options are known to their method; cases and Table 6 name existing records."""
-    from .identification import get_method
+def _check_baselines(config: dict) -> None:
+    """Baseline options are known to their method."""
+    from ..identify.base import get_method
 
     base = config.get("identify", {}).get("baselines", {})
     for name, options in (base.get("methods") or {}).items():
@@ -235,14 +197,3 @@ def _check_baselines(config: dict, check_case) -> None:
                 raise ConfigError(
                     f"config field 'identify.baselines.variants.{study}.options[{k}]': {exc}"
                 ) from None
-        for i, (s, r, p) in enumerate(v.get("cases", [])):
-            check_case(f"identify.baselines.variants.{study}.cases[{i}]", s, r, p)
-    for key in ("cases", "restarts.cases", "landscape.cases"):
-        sec, _, sub = key.partition(".")
-        cases = base.get(sec, {}).get(sub, []) if sub else base.get(sec, [])
-        for i, (s, r, p) in enumerate(cases):
-            check_case(f"identify.baselines.{key}[{i}]", s, r, p)
-    t6 = config.get("table6")
-    if t6:
-        for kind, r in t6["records"].items():
-            check_case(f"table6.records.{kind}", t6["structure"], r, t6["protocol"])

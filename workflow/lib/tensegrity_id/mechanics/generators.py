@@ -1,7 +1,7 @@
 """Generators of the benchmark and classic tensegrity structures.
 
-Every generator returns a :class:`~tensegrity_id.structure.Structure` without
-prestress; :func:`tensegrity_id.statics.apply_prestress` attaches it.  Member
+Every generator returns a :class:`~tensegrity_id.mechanics.structure.Structure` without
+prestress; :func:`tensegrity_id.mechanics.statics.apply_prestress` attaches it.  Member
 properties default to the synthetic benchmarks of Table S2: cables of radius
 1 mm and modulus 70 MPa (``EA = 70e6 * pi * 1e-6 = 219.9 N``) with
 ``c = 1 N s/m``; rigid bars of radius 5 cm and density 500 kg/m^3.

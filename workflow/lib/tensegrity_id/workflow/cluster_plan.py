@@ -1,6 +1,6 @@
 """The size of a configuration on a cluster: jobs per rule and CPU-hours from measured benchmarks.
 
-``python -m tensegrity_id.cluster_plan --configfile config/paper.yaml`` runs
+``python -m tensegrity_id.workflow.cluster_plan --configfile config/paper.yaml`` runs
 ``snakemake --dry-run --forceall`` on that configuration, reads every job's
 rule, wildcards, threads and ``benchmark:`` file, and prices each job from the
 benchmark files already in ``benchmarks/`` (those of the default run):

@@ -26,11 +26,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from .dynamics import Dynamics
-from .excitation import Forcing
-from .simulate import simulate_from_rest
-from .statics import RANK_TOL, equilibrium_matrix
-from .structure import Structure
+from ..mechanics.dynamics import Dynamics
+from ..mechanics.excitation import Forcing
+from ..mechanics.simulate import simulate_from_rest
+from ..mechanics.statics import RANK_TOL, equilibrium_matrix
+from ..mechanics.structure import Structure
 
 __all__ = [
     "structural_identifiability",

@@ -9,7 +9,7 @@ The workflow's config names every structure and how to make it::
       prestress: {method: lp, sigma_min: 25.0}
 
 :func:`build_structure` turns one such entry into a prestressed
-:class:`~tensegrity_id.structure.Structure`; :func:`structure_report` gives
+:class:`~tensegrity_id.mechanics.structure.Structure`; :func:`structure_report` gives
 the plain-data record written to ``results/structures/{structure}.json``.
 """
 

@@ -18,7 +18,7 @@ Result record (``results/identify/{method}/{structure}/{record}/...json``)
     ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
     ``outcome`` with ``outcome_rule``, ``wall_s``, ``n_forward_simulations``,
     ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
-    method-specific extras.  Metrics are defined in :mod:`tensegrity_id.scoring`.
+    method-specific extras.  Metrics are defined in :mod:`tensegrity_id.identify.scoring`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .excitation import Forcing
+from ..mechanics.excitation import Forcing
+from ..mechanics.structure import Structure
 from .scoring import (
     classify_outcome,
     held_out_misfit_pct,
@@ -39,9 +40,10 @@ from .scoring import (
     reconstruction_pct,
     resimulate,
 )
-from .structure import Structure
 
 __all__ = [
+    "SIGMA0",
+    "C0",
     "RecordData",
     "IdentificationProblem",
     "IdentificationMethod",
@@ -50,6 +52,12 @@ __all__ = [
     "get_method",
     "run_variants",
 ]
+
+
+SIGMA0 = 10.0
+"""Initial guess of every cable force density, N/m (seed Table S2): the one default."""
+C0 = 0.3
+"""Initial guess of the damper coefficient, N s/m (seed Table S2): the one default."""
 
 
 @dataclass
@@ -103,14 +111,14 @@ class IdentificationProblem:
     sim : dict
         Forward-solver settings (re-simulation, shooting).
     outcome_rule : dict
-        Thresholds of :func:`tensegrity_id.scoring.classify_outcome`.
+        Thresholds of :func:`tensegrity_id.identify.scoring.classify_outcome`.
     """
 
     structure: Structure
     records: list
     truth: dict
-    sigma0: float = 10.0
-    c0: float = 0.3
+    sigma0: float = SIGMA0
+    c0: float = C0
     lambda0: np.ndarray | None = None
     seed: int = 0
     sim: dict = field(default_factory=dict)
@@ -295,9 +303,9 @@ _BUILTIN = {
     "lm_shooting": "shooting",
     "ukf": "filters",
     "pf_enkf": "filters",
-    "pinn_smooth": "pinn",
-    "pinn_fb": "pinn",
-    "pinn_event": "pinn",
+    "pinn_smooth": "pinn.methods",
+    "pinn_fb": "pinn.methods",
+    "pinn_event": "pinn.methods",
 }
 """Modules defining the built-in methods, imported on first use (the PINN pulls in torch)."""
 

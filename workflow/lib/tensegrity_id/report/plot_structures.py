@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .structure import Structure  # noqa: E402
+from ..mechanics.structure import Structure  # noqa: E402
 
 __all__ = ["draw_structure", "plot_structures"]
 

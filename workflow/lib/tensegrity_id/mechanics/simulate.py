@@ -1,6 +1,6 @@
 """Forward simulation with taut-slack event tracking (seed §2.1, §2.4-2.5).
 
-The index-1 equations of :class:`~tensegrity_id.dynamics.Dynamics` are
+The index-1 equations of :class:`~tensegrity_id.mechanics.dynamics.Dynamics` are
 integrated with ``scipy.integrate.solve_ivp`` (explicit Runge-Kutta) mode by
 mode: within a piece the taut set is fixed, so the right-hand side is smooth;
 one terminal event per cable watches ``l_k - L0_k`` (downward for a taut

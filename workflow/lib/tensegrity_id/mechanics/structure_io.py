@@ -3,7 +3,7 @@
 A structure file describes one tensegrity in the format documented by
 ``schemas/structure.schema.json`` (see the README).  :func:`load_structure`
 validates the file against that schema and then builds the
-:class:`~tensegrity_id.structure.Structure`, whose constructor checks the
+:class:`~tensegrity_id.mechanics.structure.Structure`, whose constructor checks the
 mechanics (indices, zero-length and duplicate members, orphan nodes,
 supports).  Every failure is a :class:`StructureFileError` whose one-line
 message names the file and the field.
@@ -56,7 +56,7 @@ class StructureFileError(ValueError):
 
 def structure_schema() -> dict:
     """The JSON schema of structure files."""
-    text = resources.files("tensegrity_id").joinpath("schemas/structure.schema.json").read_text()
+    text = resources.files(__package__).joinpath("schemas/structure.schema.json").read_text()
     return json.loads(text)
 
 

@@ -1,7 +1,7 @@
 """Prestress feasibility of the gravity-loaded triplex prism against twist.
 
 Seed §2.3: with the base pinned, gravity on and every cable force density at
-least ``sigma_min``, the LP of :func:`tensegrity_id.statics.prestress_lp`
+least ``sigma_min``, the LP of :func:`tensegrity_id.mechanics.statics.prestress_lp`
 finds a prestress with all bars in compression from just above the 30 deg
 self-stress twist to about 58 deg, and none outside.  This module scans the
 twist and locates both ends of the feasible interval by bisection.
@@ -20,7 +20,7 @@ __all__ = ["prism_feasible", "prism_twist_range"]
 def prism_feasible(twist_deg: float, *, sigma_min: float = 1.0, **prism_kwargs) -> bool:
     """True when an LP prestress exists with every bar in compression.
 
-    ``prism_kwargs`` go to :func:`~tensegrity_id.generators.prism`; gravity
+    ``prism_kwargs`` go to :func:`~tensegrity_id.mechanics.generators.prism`; gravity
     defaults to 9.81 m/s^2 (the gravity-loaded benchmark).
     """
     s = prism(3, twist_deg=twist_deg, **{"gravity": 9.81, **prism_kwargs})

@@ -44,9 +44,9 @@ import logging
 
 import numpy as np
 
-from .dynamics import Dynamics
-from .identifiability import structural_identifiability
-from .simulate import SimulationError, simulate_from_rest
+from ..analysis.identifiability import structural_identifiability
+from ..mechanics.dynamics import Dynamics
+from ..mechanics.simulate import SimulationError, simulate_from_rest
 
 log = logging.getLogger(__name__)
 

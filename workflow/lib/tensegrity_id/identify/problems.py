@@ -3,7 +3,7 @@
 The identification rules read a structure report, one or more stored
 records (``results/records/...``) and their sensor data
 (``results/sensors/...``); this module turns them into an
-:class:`~tensegrity_id.identification.IdentificationProblem`, choosing the
+:class:`~tensegrity_id.identify.base.IdentificationProblem`, choosing the
 noise realisation of the training seed.  The exact parameters go to
 ``truth`` (scoring only) and the bar force densities to ``lambda0`` (the
 nominal multipliers of the physics-informed method's initialisation).
@@ -11,15 +11,17 @@ nominal multipliers of the physics-informed method's initialisation).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from .catalog import structure_from_report
-from .identification import IdentificationProblem, RecordData
-from .records import forcing_from_meta, load_record, record_structure
-from .runio import read_json
-from .sensors import noise_realization
+from ..data.records import forcing_from_meta, load_record, record_structure
+from ..data.runio import read_json
+from ..data.sensors import noise_realization
+from ..mechanics.catalog import structure_from_report
+from .base import C0, SIGMA0, IdentificationProblem, RecordData
 
-__all__ = ["load_problem", "load_rule_problem", "load_sensors"]
+__all__ = ["load_problem", "load_sensors"]
 
 
 def load_sensors(path) -> dict:
@@ -28,18 +30,23 @@ def load_sensors(path) -> dict:
         return {k: z[k] for k in z.files}
 
 
+def _as_list(paths) -> list:
+    return [paths] if isinstance(paths, str | Path) else list(paths)
+
+
 def load_problem(
     structure_json,
-    record_npz: list,
-    record_json: list,
-    sensor_npz: list | None = None,
+    record_npz,
+    record_json,
+    sensor_npz=None,
     *,
+    names: list[str] | None = None,
     seed: int = 0,
     noise_seed: int = 0,
     sim: dict | None = None,
     outcome_rule: dict | None = None,
-    sigma0: float = 10.0,
-    c0: float = 0.3,
+    sigma0: float = SIGMA0,
+    c0: float = C0,
 ) -> IdentificationProblem:
     """An identification problem over one or more records of one structure.
 
@@ -47,10 +54,12 @@ def load_problem(
     ----------
     structure_json : path
         ``results/structures/{structure}.json``.
-    record_npz, record_json : list of paths
+    record_npz, record_json : path or list of paths
         The records (arrays and metadata), in order.
-    sensor_npz : list of paths, optional
+    sensor_npz : path or list of paths, optional
         Their sensor data (one protocol); omitted for full-state methods.
+    names : list of str, optional
+        The records' names (default: the metadata files' names without ``.json``).
     seed : int
         Training seed; also selects the noise realisation (seed 0: the stored one).
     noise_seed : int
@@ -58,10 +67,12 @@ def load_problem(
     """
     base = structure_from_report(read_json(structure_json))
     structure, records = None, []
-    sensor_npz = sensor_npz or [None] * len(record_npz)
-    if not (len(record_npz) == len(record_json) == len(sensor_npz)):
-        raise ValueError("one record file, one metadata file and one sensor file per record")
-    for npz, js, sens in zip(record_npz, record_json, sensor_npz, strict=True):
+    record_npz, record_json = _as_list(record_npz), _as_list(record_json)
+    sensor_npz = [None] * len(record_npz) if sensor_npz is None else _as_list(sensor_npz)
+    names = [Path(js).stem for js in record_json] if names is None else list(names)
+    if not (len(record_npz) == len(record_json) == len(sensor_npz) == len(names)):
+        raise ValueError("one record file, one metadata file, one sensor file and one name per record")
+    for npz, js, sens, name in zip(record_npz, record_json, sensor_npz, names, strict=True):
         meta = read_json(js)
         st = record_structure(base, meta["spec"])
         if structure is None:
@@ -75,7 +86,6 @@ def load_problem(
         sensors = {}
         if sens is not None:
             sensors = noise_realization(load_sensors(sens), seed, noise_seed)
-        name = str(js).rsplit("/", 1)[-1].removesuffix(".json")
         records.append(
             RecordData(
                 name=name,
@@ -99,25 +109,4 @@ def load_problem(
         seed=int(seed),
         sim=dict(sim or {}),
         outcome_rule=dict(outcome_rule or {}),
-    )
-
-
-def load_rule_problem(inp, par, seed) -> IdentificationProblem:
-    """The problem of an identification rule: inputs ``structure, record_npz, record_json, sensors``
-    (one file or a list each) and params ``noise_seed, sim, outcome, sigma0, c0``."""
-
-    def as_list(v):
-        return [v] if isinstance(v, str) else list(v)
-
-    return load_problem(
-        inp.structure,
-        as_list(inp.record_npz),
-        as_list(inp.record_json),
-        as_list(inp.sensors),
-        seed=int(seed),
-        noise_seed=par.noise_seed,
-        sim=par.sim,
-        outcome_rule=par.outcome,
-        sigma0=par.sigma0,
-        c0=par.c0,
     )

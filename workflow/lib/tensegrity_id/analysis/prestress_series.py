@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dynamics import Dynamics
+from ..data.records import record_structure
+from ..mechanics.dynamics import Dynamics
+from ..mechanics.modal import constrained_modes, geometric_fractions
+from ..mechanics.statics import equilibrium_matrix
+from ..mechanics.structure import Structure
 from .identifiability import group_information
-from .modal import constrained_modes, geometric_fractions
-from .records import record_structure
-from .statics import equilibrium_matrix
-from .structure import Structure
 
 __all__ = ["modal_series", "grouping_matrix", "grouping_study"]
 

@@ -5,7 +5,7 @@ omits the printed equations, so the derivation is written out here).
 
 Coordinates and mass
     The state is the redundant nodal coordinate vector ``q`` (node by node,
-    see :mod:`tensegrity_id.structure`).  A uniform rigid bar of mass ``m``
+    see :mod:`tensegrity_id.mechanics.structure`).  A uniform rigid bar of mass ``m``
     between nodes ``i`` and ``j`` has the material point
     ``r(xi) = (1 - xi) x_i + xi x_j``, so its kinetic energy is
 
@@ -42,7 +42,7 @@ Equations of motion
     ``q_f'' = M_ff^-1 (f_f - J_f^T lambda)``.
 
 Cables
-    ``f_s + f_d`` from :mod:`tensegrity_id.cables` (the single implementation
+    ``f_s + f_d`` from :mod:`tensegrity_id.mechanics.cables` (the single implementation
     of the tension-only law), with ``K_k = EA_k / L_ref + sigma_k`` and
     ``L0_k = L_ref (1 - sigma_k / K_k)`` from the force densities.
 

@@ -2,7 +2,7 @@
 
 A record specification (one entry of the config's ``records`` section) is::
 
-    forcing: harmonic            # a class of tensegrity_id.excitation
+    forcing: harmonic            # a class of tensegrity_id.mechanics.excitation
     drive: [[1, 1]]              # [node, axis] pairs of the driven coordinates
     amplitude: 10.0              # N (peak; RMS for 'noise'), or
     amplitude_factor: 0.5        # times the slackening threshold of this forcing
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .dynamics import Dynamics
-from .excitation import Forcing, make_forcing
+from ..mechanics.dynamics import Dynamics
+from ..mechanics.excitation import Forcing, make_forcing
+from ..mechanics.simulate import Record, SimulationError, simulate
 from .runio import write_json
-from .simulate import Record, SimulationError, simulate
 
 __all__ = [
     "drive_coords",

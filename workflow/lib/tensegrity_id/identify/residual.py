@@ -1,16 +1,16 @@
 """The equation-of-motion and bar residuals (seed Eq. 6), batched in PyTorch.
 
 The physics-informed identification evaluates the equations of motion of
-:mod:`tensegrity_id.dynamics` on network outputs instead of integrating
+:mod:`tensegrity_id.mechanics.dynamics` on network outputs instead of integrating
 them.  With the free coordinates ``q_f``, velocities, accelerations and the
 bar multipliers ``lambda`` all given, the residual on the free coordinates is
 
     r_EOM = M_ff q''_f - [ G + f_s(q; sigma, EA) + f_d(q, q'; c) + f_ext(t) - J(q)^T lambda ]_f ,
 
 the same balance the simulator solves for ``(q''_f, lambda)``.  Every
-operator comes from :class:`~tensegrity_id.dynamics.Dynamics` (the constant
+operator comes from :class:`~tensegrity_id.mechanics.dynamics.Dynamics` (the constant
 mass matrix, gravity, the cable and bar incidence matrices, the supports)
-and the cable law from :mod:`tensegrity_id.cables`; this module holds no
+and the cable law from :mod:`tensegrity_id.mechanics.cables`; this module holds no
 second copy of either.  The force densities enter ``f_s`` linearly, so
 ``d r / d sigma_k`` is closed-form (seed §3.3).
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .cables import (
+from ..mechanics.cables import (
     cable_force_density,
     cable_kinematics,
     damping_force_density,
@@ -47,7 +47,7 @@ from .cables import (
     smoothing_peak_bias,
     strain_coordinate,
 )
-from .dynamics import Dynamics, MemberParameters
+from ..mechanics.dynamics import Dynamics, MemberParameters
 
 __all__ = ["Residual", "LAWS", "verify_against_simulator", "verify_on_record", "smoothing_bias"]
 

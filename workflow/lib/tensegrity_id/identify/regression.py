@@ -28,14 +28,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import null_space
 
-from .cables import cable_kinematics
-from .dynamics import Dynamics
-from .identification import IdentificationMethod, IdentificationProblem, register
+from ..mechanics.cables import cable_kinematics
+from ..mechanics.dynamics import Dynamics
+from .base import SIGMA0, IdentificationMethod, IdentificationProblem, register
 
 __all__ = ["FullStateRegression", "full_state_regression"]
 
 
-def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=10.0, max_iter=20):
+def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=SIGMA0, max_iter=20):
     """Least-squares (sigma, c) from full states.
 
     Parameters

@@ -48,8 +48,8 @@ import time
 
 import numpy as np
 
-from .dynamics import Dynamics
-from .identification import IdentificationMethod, IdentificationProblem, register
+from ..mechanics.dynamics import Dynamics
+from .base import IdentificationMethod, IdentificationProblem, register
 from .scoring import simulated_prediction
 
 __all__ = [
@@ -227,7 +227,7 @@ class _StructureModel:
 
     def constants(self, theta):
         """Cable stiffness, rest length and damper per sample: the member convention of
-        :class:`~tensegrity_id.dynamics.MemberParameters` in the form ``K L0 = EA`` (the UKF on a
+        :class:`~tensegrity_id.mechanics.dynamics.MemberParameters` in the form ``K L0 = EA`` (the UKF on a
         slack record amplifies round-off, so this form is kept as the filters' reference)."""
         sigma = np.exp(theta[:, : self.nc])
         K = self.EA / self.L + sigma

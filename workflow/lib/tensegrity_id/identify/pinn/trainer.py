@@ -1,57 +1,7 @@
-"""Physics-informed identification of prestress, damping and (optionally) EA (seed §3.1, §S1, §S2).
+"""The trainer of one physics-informed identification run: network, parameters, loss, optimiser.
 
-Unknowns
-    Every cable force density ``sigma_k``, one damper coefficient ``c``
-    shared by the cables and optionally one axial stiffness ``EA``, all
-    trained in log form (multiplicative Adam steps), from the initial guesses
-    of the problem (Table S2: 10 N/m, 0.3 N s/m; EA from ``EA0`` or the
-    nominal value).  The exact parameters are never read here.
-
-Loss (seed Eq. 7), every term divided by its natural scale::
-
-    L = L_data + w_eom L_EOM + w_b L_bar  (+ w_ncp L_NCP, complementarity)
-
-    L_data = mean (q''_net - a_meas)^2 / mean a_meas^2   (training samples, pooled channels)
-    L_EOM  = mean r_EOM^2 / p^2                          (fresh collocation points, p the forcing amplitude)
-    L_bar  = mean ((|b|^2 - Lbar^2) / Lbar^2)^2           (same points)
-
-with ``r_EOM`` from :class:`tensegrity_id.residual.Residual` (the simulator's
-operators and cable law).  One Adam optimiser, two parameter groups
-(network 2e-3, physical 1e-2), both cosine-annealed to zero over the run;
-no clipping.
-
-Transition treatments (same trunk, weights, normalisation, optimiser)
-    ``smooth``  softplus cable law at beta = 800 with the sigmoid damper switch.
-    ``fb``      exact law through a tension head ``T_k >= 0`` (softplus, scaled
-                by the nominal tension ``T_nom`` = 10 N/m x mean member
-                length): the EOM uses ``T_k / l_k``, and ``L_NCP`` is the mean
-                squared Fischer-Burmeister residual of ``(T/T_nom, g/g_k)`` with
-                the elastic slackness ``g = L0 - l + T/K`` and the member
-                slackness scale ``g_k = T_nom L_ref,k / EA_k`` (the elongation
-                at the nominal tension), weight ``w_ncp`` = 10.  The damper acts
-                while ``l > L0``.
-    ``event``   the smoothed law, and every ``event_every`` steps the current
-                solution is scanned (on ``event_grid`` points per record) for
-                sign changes of the cable strains; then ``event_fraction`` of
-                each batch is drawn from Gaussian windows (std ``event_width``
-                seconds) about the detected transition times.
-
-Multi-record training
-    One trunk conditioned on a record descriptor (the record's forcing
-    amplitude over the largest, and a one-hot record index), shared physical
-    parameters; data are pooled (one normaliser), each record's residual is
-    normalised by its own forcing amplitude, and each record receives
-    ``n_colloc`` collocation points per step.
-
-Engineering
-    Deterministic for a seed (network initialisation from
-    ``SeedSequence([TRAIN_SEED_TAG, seed])``, collocation from its own
-    generator); progress lines (step, losses, sigma, c, ETA) every
-    ``log_every`` steps; checkpoints (network, parameters, optimiser,
-    scheduler, collocation generator, event windows, history, step) every
-    ``checkpoint_every`` steps, so a killed run resumes and ends with the same
-    result bit for bit; a non-finite loss or parameter stops the run with
-    :class:`PINNDivergenceError`, keeping the last good checkpoint.
+The method, its loss and the three transition treatments are described in
+:mod:`tensegrity_id.identify.pinn`.
 """
 
 from __future__ import annotations
@@ -62,140 +12,21 @@ import logging
 import math
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from .dynamics import Dynamics
-from .identification import IdentificationMethod, IdentificationProblem, register
-from .pinn_net import PINNNet
-from .residual import Residual
+from ...mechanics.dynamics import Dynamics
+from ..base import C0, SIGMA0
+from ..residual import Residual
+from .data import RecordTensors, collocation_points, prepare_records, sign_change_times
+from .net import PINNNet
+from .settings import TRAIN_SEED_TAG, PINNDivergenceError, PINNSettings
 
-__all__ = [
-    "TREATMENTS",
-    "TRAIN_SEED_TAG",
-    "PINNSettings",
-    "PINNTrainer",
-    "PINNDivergenceError",
-    "PINNSmooth",
-    "PINNComplementarity",
-    "PINNEventAware",
-]
+__all__ = ["PINNTrainer"]
 
 log = logging.getLogger(__name__)
-
-TREATMENTS = {
-    "smooth": "smoothed cable law",
-    "fb": "Fischer-Burmeister NCP",
-    "event": "event-aware collocation",
-}
-TRAIN_SEED_TAG = 4_150_003
-"""Mixed into training seeds: training streams never equal dataset or noise streams."""
-
-
-class PINNDivergenceError(RuntimeError):
-    """Training produced a non-finite loss or parameter; the last good checkpoint is kept."""
-
-
-@dataclass(frozen=True)
-class PINNSettings:
-    """Hyperparameters of a physics-informed identification run (defaults: Table S2).
-
-    Errors name the config field (``identify.pinn.settings.<field>``).
-    """
-
-    treatment: str = "smooth"
-    steps: int = 25_000
-    width: int = 64
-    depth: int = 4
-    n_fourier: int = 8
-    fourier: str = "geometric"
-    t_ref: float | None = None
-    tau_ic: float = 0.08
-    disp_scale: float = 0.1
-    n_colloc: int = 256
-    lr_net: float = 2e-3
-    lr_params: float = 1e-2
-    w_eom: float = 1.0
-    w_bar: float = 100.0
-    w_ncp: float = 10.0
-    beta: float = 800.0
-    identify_EA: bool = False
-    EA0: float | None = None
-    event_every: int = 500
-    event_fraction: float = 0.5
-    event_width: float = 0.02
-    event_grid: int = 2001
-    log_every: int = 500
-    history_every: int = 50
-    checkpoint_every: int = 1000
-    dtype: str = "float32"
-
-    def __post_init__(self):
-        def bad(name, why):
-            raise ValueError(f"config field 'identify.pinn.settings.{name}': {why}")
-
-        if self.treatment not in TREATMENTS:
-            bad("treatment", f"{self.treatment!r} is not one of {', '.join(TREATMENTS)}")
-        for name in ("steps", "width", "depth", "n_fourier", "n_colloc", "event_every", "event_grid"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                bad(name, f"must be a positive integer, got {v!r}")
-        for name in ("log_every", "history_every", "checkpoint_every"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                bad(name, f"must be a non-negative integer (0 = off), got {v!r}")
-        positive = ("tau_ic", "disp_scale", "lr_net", "lr_params", "beta", "event_width")
-        for name in positive + ("w_eom", "w_bar", "w_ncp"):
-            v = getattr(self, name)
-            if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
-                bad(name, f"must be a number, got {v!r}")
-            if (name in positive and v <= 0) or v < 0:
-                bad(name, f"must be {'> 0' if name in positive else '>= 0'}, got {v!r}")
-        if not 0.0 <= self.event_fraction <= 1.0:
-            bad("event_fraction", f"must lie in [0, 1], got {self.event_fraction!r}")
-        if self.EA0 is not None and not (isinstance(self.EA0, int | float) and self.EA0 > 0):
-            bad("EA0", f"must be a positive number of newtons or null, got {self.EA0!r}")
-        if self.fourier not in ("geometric", "linear"):
-            bad("fourier", f"must be geometric or linear, got {self.fourier!r}")
-        if self.t_ref is not None and not (isinstance(self.t_ref, int | float) and self.t_ref > 0):
-            bad(
-                "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"
-            )
-        if self.dtype not in ("float64", "float32"):
-            bad("dtype", f"must be float64 or float32, got {self.dtype!r}")
-
-    @classmethod
-    def from_dict(cls, d: dict) -> PINNSettings:
-        """Settings from a config mapping; an unknown key is an error naming it."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        for key in d:
-            if key not in names:
-                raise ValueError(
-                    f"config field 'identify.pinn.settings.{key}': unknown setting "
-                    f"(known: {', '.join(sorted(names))})"
-                )
-        return cls(**d)
-
-
-@dataclass
-class _Rec:
-    """Torch-side data of one record."""
-
-    name: str
-    forcing: object
-    T: float
-    T_ref: float
-    p: float
-    desc: torch.Tensor | None
-    t: np.ndarray
-    channels: np.ndarray
-    ch_free: torch.Tensor
-    tau_train: torch.Tensor
-    a_train: torch.Tensor
-    events: torch.Tensor
 
 
 class PINNTrainer:
@@ -216,7 +47,7 @@ class PINNTrainer:
     """
 
     def __init__(
-        self, structure, records, settings: PINNSettings, *, seed: int, lambda0, sigma0=10.0, c0=0.3
+        self, structure, records, settings: PINNSettings, *, seed: int, lambda0, sigma0=SIGMA0, c0=C0
     ):
         self.settings = s = settings
         self.seed = int(seed)
@@ -234,48 +65,8 @@ class PINNTrainer:
             if r.forcing is None:
                 raise ValueError(f"record '{r.name}': the EOM residual needs the known forcing")
         p_max = max(r.forcing.amplitude for r in records)
-        self.recs: list[_Rec] = []
-        a_sq = []
         R = len(records)
-        for i, r in enumerate(records):
-            sens = r.sensors
-            for key in ("t", "channels", "noisy", "train", "keep"):
-                if key not in sens:
-                    raise ValueError(f"record '{r.name}': sensor data lack '{key}'")
-            t = np.asarray(sens["t"], float)
-            held = [int(c) for c in sens["channels"] if int(c) not in pos]
-            if held:
-                raise ValueError(f"record '{r.name}': channel {held[0]} is not a free coordinate")
-            if not np.isfinite(np.asarray(sens["noisy"], float)).all():
-                raise ValueError(f"record '{r.name}': the sensor data contain NaN or infinite values")
-            T = float(t[-1])
-            T_ref = T if s.t_ref is None else float(s.t_ref)
-            use = np.asarray(sens["train"]) & np.asarray(sens["keep"])
-            a = np.asarray(sens["noisy"], float)[use]
-            a_sq.append(a**2)
-            desc = None
-            if R > 1:
-                onehot = np.eye(R)[i]
-                desc = torch.as_tensor(np.r_[r.forcing.amplitude / p_max, onehot], dtype=self.dtype)
-            self.recs.append(
-                _Rec(
-                    name=r.name,
-                    forcing=r.forcing,
-                    T=T,
-                    T_ref=T_ref,
-                    p=float(r.forcing.amplitude),
-                    desc=desc,
-                    t=t,
-                    channels=np.asarray(sens["channels"], int),
-                    ch_free=torch.as_tensor([pos[int(c)] for c in sens["channels"]]),
-                    tau_train=torch.as_tensor(t[use] / T_ref, dtype=self.dtype)[:, None],
-                    a_train=torch.as_tensor(a, dtype=self.dtype),
-                    events=torch.zeros(0, dtype=self.dtype),
-                )
-            )
-        self.data_scale = float(np.mean(np.concatenate([x.ravel() for x in a_sq])))
-        if not self.data_scale > 0:
-            raise ValueError("the measured accelerations are all zero: nothing to identify from")
+        self.recs, self.data_scale = prepare_records(records, pos, t_ref=s.t_ref, dtype=self.dtype)
         self.n_data = sum(r.a_train.numel() for r in self.recs)
         # ---- network (seeded) and physical parameters
         lam0 = np.asarray(lambda0, float)
@@ -347,20 +138,12 @@ class PINNTrainer:
     def _EA(self):
         return None if self.log_EA is None else torch.exp(self.log_EA)
 
-    def _desc(self, rec: _Rec, n: int):
+    def _desc(self, rec: RecordTensors, n: int):
         return None if rec.desc is None else rec.desc.expand(n, -1)
 
     # ----------------------------------------------------------- sampling
-    def _collocation(self, rec: _Rec) -> torch.Tensor:
-        s = self.settings
-        n = s.n_colloc
-        n_ev = int(round(s.event_fraction * n)) if (s.treatment == "event" and rec.events.numel()) else 0
-        tau = torch.rand(n - n_ev, 1, generator=self.gen, dtype=self.dtype) * (rec.T / rec.T_ref)
-        if n_ev:
-            idx = torch.randint(rec.events.numel(), (n_ev,), generator=self.gen)
-            t = rec.events[idx] + s.event_width * torch.randn(n_ev, generator=self.gen, dtype=self.dtype)
-            tau = torch.cat([tau, (t.clamp(0.0, rec.T) / rec.T_ref)[:, None]], 0)
-        return tau
+    def _collocation(self, rec: RecordTensors) -> torch.Tensor:
+        return collocation_points(rec, self.settings, self.gen, self.dtype)
 
     @torch.no_grad()
     def detect_transitions(self) -> list[np.ndarray]:
@@ -373,12 +156,7 @@ class PINNTrainer:
             d = self.net.displacement(tau, self._desc(rec, tau.shape[0]))
             e = self.res.strain(self.res.q0_free + d, sigma, self._EA()).numpy()
             t = tau[:, 0].numpy() * rec.T_ref
-            times = []
-            for k in range(e.shape[1]):
-                idx = np.flatnonzero(np.sign(e[:-1, k]) != np.sign(e[1:, k]))
-                for i in idx:
-                    w = e[i, k] / (e[i, k] - e[i + 1, k])
-                    times.append(t[i] + w * (t[i + 1] - t[i]))
+            times = sign_change_times(e, t)
             rec.events = torch.as_tensor(np.sort(np.asarray(times, float)), dtype=self.dtype)
             out.append(rec.events.numpy())
         return out
@@ -619,82 +397,3 @@ class PINNTrainer:
         qdd = np.zeros((t.size, n_coords))
         qdd[:, self.free] = d2.numpy() / rec.T_ref**2
         return {"q": q, "qdd": qdd, "a": qdd[:, rec.channels]}
-
-
-class _PINNMethod(IdentificationMethod):
-    """The physics-informed identification through the common interface.
-
-    Options are :class:`PINNSettings` fields; ``checkpoint`` (path) and
-    ``progress`` (logger) are run controls, not hyperparameters.
-    """
-
-    treatment = "smooth"
-    n_hyperparameters = 15
-    """Trunk width, depth, Fourier count and spacing, tau_ic, displacement scale,
-    collocation count, two learning rates, the cosine schedule, w_eom, w_b, beta,
-    training length, and the shared initial guess (the seed counts 15)."""
-
-    def __init__(self, *, checkpoint=None, progress=None, **settings):
-        super().__init__(**settings)
-        self.settings = PINNSettings.from_dict({**settings, "treatment": self.treatment})
-        self.checkpoint = checkpoint
-        self.progress = progress
-
-    def _fit(self, problem: IdentificationProblem) -> dict:
-        if problem.lambda0 is None:
-            raise ValueError("the physics-informed identification needs the nominal multipliers lambda0")
-        trainer = PINNTrainer(
-            problem.structure,
-            problem.records,
-            self.settings,
-            seed=problem.seed,
-            lambda0=problem.lambda0,
-            sigma0=problem.sigma0,
-            c0=problem.c0,
-        )
-        params = trainer.train(checkpoint=self.checkpoint, progress=self.progress)
-        predicted = [trainer.predict(i) for i in range(len(problem.records))]
-        out = {
-            "sigma": params["sigma"],
-            "c": params["c"],
-            "steps": self.settings.steps,
-            "treatment": self.treatment,
-            "train_wall_s": trainer.elapsed,
-            "steps_per_s": self.settings.steps / max(trainer.elapsed, 1e-9),
-            "final_losses": {k: v for k, v in trainer.history[-1].items() if k.startswith("L_")}
-            if trainer.history
-            else {},
-            "predicted": predicted,
-            "_history": trainer.history,
-        }
-        if "EA" in params:
-            out["EA"] = params["EA"]
-        if self.settings.treatment == "event":
-            out["detected_transitions"] = [int(r.events.numel()) for r in trainer.recs]
-        return out
-
-
-@register
-class PINNSmooth(_PINNMethod):
-    """Smoothed (softplus) cable law: the primary treatment."""
-
-    name = "pinn_smooth"
-    treatment = "smooth"
-
-
-@register
-class PINNComplementarity(_PINNMethod):
-    """Fischer-Burmeister complementarity with a tension head (seed §S1)."""
-
-    name = "pinn_fb"
-    treatment = "fb"
-    n_hyperparameters = 17  # + the NCP weight and the nominal tension
-
-
-@register
-class PINNEventAware(_PINNMethod):
-    """Smoothed law with collocation concentrated about detected transitions (seed §S1)."""
-
-    name = "pinn_event"
-    treatment = "event"
-    n_hyperparameters = 18  # + detection interval, event fraction, window width

@@ -2,7 +2,7 @@
 
 Unknowns ``theta = (log sigma_1..n, log c)`` (one damper coefficient shared
 by the cables, as in the PINN).  Every residual evaluation is a full forward
-simulation of the verified solver (:func:`tensegrity_id.simulate.simulate`)
+simulation of the verified solver (:func:`tensegrity_id.mechanics.simulate.simulate`)
 from rest in the reference configuration ``q0`` under the known forcing, for
 every record of the problem; the residual is the misfit of the simulated
 sensor accelerations on the training samples, in units of the channel's
@@ -40,10 +40,10 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy.optimize import least_squares
 
-from .dynamics import Dynamics
-from .identification import IdentificationMethod, IdentificationProblem, register
+from ..mechanics.dynamics import Dynamics
+from ..mechanics.simulate import SimulationError, simulate_from_rest
+from .base import IdentificationMethod, IdentificationProblem, register
 from .scoring import simulated_prediction
-from .simulate import SimulationError, simulate_from_rest
 
 __all__ = ["LMShooting", "shooting_residual", "misfit_landscape"]
 

@@ -1,0 +1,82 @@
+"""Physics-informed identification of prestress, damping and (optionally) EA (seed §3.1, §S1, §S2).
+
+Unknowns
+    Every cable force density ``sigma_k``, one damper coefficient ``c``
+    shared by the cables and optionally one axial stiffness ``EA``, all
+    trained in log form (multiplicative Adam steps), from the initial guesses
+    of the problem (Table S2: 10 N/m, 0.3 N s/m; EA from ``EA0`` or the
+    nominal value).  The exact parameters are never read here.
+
+Loss (seed Eq. 7), every term divided by its natural scale::
+
+    L = L_data + w_eom L_EOM + w_b L_bar  (+ w_ncp L_NCP, complementarity)
+
+    L_data = mean (q''_net - a_meas)^2 / mean a_meas^2   (training samples, pooled channels)
+    L_EOM  = mean r_EOM^2 / p^2                          (fresh collocation points, p the forcing amplitude)
+    L_bar  = mean ((|b|^2 - Lbar^2) / Lbar^2)^2           (same points)
+
+with ``r_EOM`` from :class:`tensegrity_id.identify.residual.Residual` (the simulator's
+operators and cable law).  One Adam optimiser, two parameter groups
+(network 2e-3, physical 1e-2), both cosine-annealed to zero over the run;
+no clipping.
+
+Transition treatments (same trunk, weights, normalisation, optimiser)
+    ``smooth``  softplus cable law at beta = 800 with the sigmoid damper switch.
+    ``fb``      exact law through a tension head ``T_k >= 0`` (softplus, scaled
+                by the nominal tension ``T_nom`` = 10 N/m x mean member
+                length): the EOM uses ``T_k / l_k``, and ``L_NCP`` is the mean
+                squared Fischer-Burmeister residual of ``(T/T_nom, g/g_k)`` with
+                the elastic slackness ``g = L0 - l + T/K`` and the member
+                slackness scale ``g_k = T_nom L_ref,k / EA_k`` (the elongation
+                at the nominal tension), weight ``w_ncp`` = 10.  The damper acts
+                while ``l > L0``.
+    ``event``   the smoothed law, and every ``event_every`` steps the current
+                solution is scanned (on ``event_grid`` points per record) for
+                sign changes of the cable strains; then ``event_fraction`` of
+                each batch is drawn from Gaussian windows (std ``event_width``
+                seconds) about the detected transition times.
+
+Multi-record training
+    One trunk conditioned on a record descriptor (the record's forcing
+    amplitude over the largest, and a one-hot record index), shared physical
+    parameters; data are pooled (one normaliser), each record's residual is
+    normalised by its own forcing amplitude, and each record receives
+    ``n_colloc`` collocation points per step.
+
+Engineering
+    Deterministic for a seed (network initialisation from
+    ``SeedSequence([TRAIN_SEED_TAG, seed])``, collocation from its own
+    generator); progress lines (step, losses, sigma, c, ETA) every
+    ``log_every`` steps; checkpoints (network, parameters, optimiser,
+    scheduler, collocation generator, event windows, history, step) every
+    ``checkpoint_every`` steps, so a killed run resumes and ends with the same
+    result bit for bit; a non-finite loss or parameter stops the run with
+    :class:`PINNDivergenceError`, keeping the last good checkpoint.
+
+Modules (deepxde's separation of data, network and model)
+    ``settings`` (Table S2, treatments), ``data`` (record tensors,
+    collocation, transition detection), ``net`` (Fourier-feature MLP with
+    Taylor-mode derivatives), ``trainer`` (loss, optimiser, checkpoints) and
+    ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``).
+"""
+
+from ..._lazy import attach
+
+_EXPORTS = {
+    "TREATMENTS": "settings",
+    "TRAIN_SEED_TAG": "settings",
+    "PINNSettings": "settings",
+    "PINNDivergenceError": "settings",
+    "PINNNet": "net",
+    "PINNTrainer": "trainer",
+    "PINNSmooth": "methods",
+    "PINNComplementarity": "methods",
+    "PINNEventAware": "methods",
+    "RecordTensors": "data",
+    "prepare_records": "data",
+    "collocation_points": "data",
+    "sign_change_times": "data",
+}
+"""Public name -> its module (imported on first access)."""
+
+__getattr__, __dir__, __all__ = attach(__name__, _EXPORTS)

@@ -1,0 +1,74 @@
+"""Where the workflow's results live: one template per kind of file (the path provider).
+
+``workflow/rules/common.smk`` builds every result path through
+:func:`result_path` (pypsa-eur's ``resources()`` style), so a path is
+spelled once.  A template's fields are run-sheet keys
+(:mod:`tensegrity_id.workflow.runsheet`); the fields that are not given stay
+``{wildcards}``, so the same template serves a rule's outputs and the inputs
+that request concrete rows.  A PINN settings variant is written
+``..._steps{steps}_{variant}`` (no suffix for the base settings).
+"""
+
+from __future__ import annotations
+
+__all__ = ["RESULTS", "PATHS", "result_path"]
+
+RESULTS = "results"
+
+PATHS = {
+    "structure": "structures/{structure}.json",
+    "prism_range": "values/prism_twist_range.json",
+    "threshold": "thresholds/{structure}/{threshold}.json",
+    "record": "records/{structure}/{record}",
+    "sensors": "sensors/{structure}/{record}/{protocol}.npz",
+    "modal": "modal/{structure}.json",
+    "fisher": "fisher/{structure}/{record}/{protocol}.json",
+    "table_s3_totals": "values/table_s3_resolvable.json",
+    "series": "values/{structure}_series_modal.json",
+    "series_figure": "figures/{structure}_series_logslope",
+    "grouping": "values/grouping_{structure}.json",
+    "regression": "identify/regression/{structure}/{record}/fullstate_seed{seed}.json",
+    "pinn": "identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}",
+    "pinn_checkpoint": (
+        "checkpoints/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.pt"
+    ),
+    "residual_checks": "values/residual_checks.json",
+    "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",
+    "landscape": "values/lm_landscape/{structure}/{record}/{protocol}.json",
+    "springrod": "identify/springrod/summary.json",
+    "assess": "assess/{structure}.json",
+    "assess_scan": "assess/scan/{structure}.json",
+    "assess_record": "assess/records/{structure}/{record}.json",
+    "assess_steel": "assess/steel/{structure}.json",
+    "table": "tables/{table}",
+    "figure": "figures/{figure}",
+    "record_figure": "figures/records/{structure}/{record}",
+    "energy_figure": "figures/figS4_energy/{structure}/{record}",
+}
+"""Kind -> template under ``results/`` (the extension, where a kind has several files, is the suffix)."""
+
+
+class _KeepWildcards(dict):
+    def __missing__(self, key):
+        return f"{{{key}}}"
+
+
+def result_path(kind: str, suffix: str = "", **keys) -> str:
+    """The path of a result ``kind`` for ``keys`` (a run-sheet row works; other keys are ignored).
+
+    Examples
+    --------
+    >>> result_path("fisher", structure="x1", record="taut_1pt", protocol="top_node")
+    'results/fisher/x1/taut_1pt/top_node.json'
+    >>> result_path("record", ".npz", structure="x1")
+    'results/records/x1/{record}.npz'
+    >>> result_path("pinn", ".json", structure="x1", record="r", protocol="p", treatment="smooth",
+    ...             steps=300, seed=0, variant="wbar10")
+    'results/identify/pinn_smooth/x1/r/p_seed0_steps300_wbar10.json'
+    """
+    if kind not in PATHS:
+        raise KeyError(f"unknown result kind {kind!r} (known: {', '.join(sorted(PATHS))})")
+    fill = {k: v for k, v in keys.items() if isinstance(v, str | int) and not isinstance(v, bool)}
+    if "variant" in fill:
+        fill["variant"] = f"_{str(fill['variant']).lstrip('_')}" if fill["variant"] else ""
+    return f"{RESULTS}/{PATHS[kind].format_map(_KeepWildcards(fill))}{suffix}"

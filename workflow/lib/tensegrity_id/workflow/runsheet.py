@@ -1,0 +1,355 @@
+"""The run sheet: every job of the study as a row with named keys, read once from the config.
+
+The workflow's config names structures, records, protocols and cases; the
+run sheet expands it into rows (the Snakemake workflow template's
+``samples.tsv``, here built in memory) that the rule files turn into paths:
+
+=================  =========================================================
+sheet              row keys
+=================  =========================================================
+``structures``     structure
+``records``        structure, record
+``thresholds``     structure, threshold
+``sensors``        structure, record, protocol
+``fisher``         structure, record, protocol
+``pinn``           structure, record, protocol, treatment, steps, seed,
+                   variant (``""`` or a name) and settings (the overrides)
+``baselines``      method, structure, record, protocol, seed
+``cases``          structure, record, protocol (restarts, landscapes, ...)
+=================  =========================================================
+
+Validity is decided here, once: a case that names a record or protocol the
+config does not define, for a structure that is built, is a
+:class:`~tensegrity_id.workflow.config_check.ConfigError` naming the field.
+Cases of structures that are not built (``build`` selects a subset, as
+``config/test.yaml`` does) are out of scope and left out silently.
+
+PINN variants
+    A PINN row may carry ``settings`` (overrides of ``identify.pinn.settings``:
+    width, depth, w_eom, w_bar, identify_EA, ...) and a ``variant`` name; its
+    results go to ``..._steps{steps}_{variant}.json``.  Without a name the
+    variant is named after its settings (``{w_bar: 10}`` -> ``wbar10``), so the
+    path reads as what changed.  One name means one set of settings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "PINN_KEYS",
+    "BASELINE_KEYS",
+    "CASE_KEYS",
+    "RESERVED_VARIANTS",
+    "RunSheetError",
+    "RunSheet",
+    "variant_name",
+]
+
+CASE_KEYS = ("structure", "record", "protocol")
+PINN_KEYS = ("structure", "record", "protocol", "treatment", "steps", "seed", "variant")
+BASELINE_KEYS = ("method", "structure", "record", "protocol", "seed")
+BASELINE_METHODS = ("lm_shooting", "ukf", "pf_enkf")
+RESERVED_VARIANTS = frozenset({"history", "series", "restarts", "variants"})
+"""Names a PINN variant may not take: they end other files of the same run."""
+
+
+class RunSheetError(ValueError):
+    """A case that names something the config does not define; the message names the field."""
+
+
+def _token(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return re.sub(r"[^a-z0-9.]", "", str(value).lower().replace("-", "m"))
+
+
+def variant_name(settings: dict) -> str:
+    """A readable path tag for a set of PINN setting overrides: ``{w_bar: 10}`` -> ``wbar10``."""
+    return "_".join(f"{k.replace('_', '').lower()}{_token(v)}" for k, v in sorted(settings.items()))
+
+
+class RunSheet:
+    """Rows of every job the config asks for, in scope of ``build``.
+
+    Parameters
+    ----------
+    config : dict
+        The workflow config after schema validation (defaults filled in).
+    """
+
+    def __init__(self, config: dict):
+        self.config = config
+        self.built = list(config.get("build", []))
+        built = set(self.built)
+        self.structures = list(
+            dict.fromkeys(
+                self.built
+                + config.get("table_s3", {}).get("structures", [])
+                + config.get("fig1", {}).get("structures", [])
+            )
+        )
+        self._records = {s: dict(v) for s, v in config.get("records", {}).items()}
+        self._protocols = {s: dict(v) for s, v in config.get("protocols", {}).items()}
+        pinn = config.get("identify", {}).get("pinn", {})
+        self.groups = {s: dict(v) for s, v in pinn.get("groups", {}).items()}
+        self.records = [
+            {"structure": s, "record": r} for s, recs in self._records.items() if s in built for r in recs
+        ]
+        self.thresholds = [
+            {"structure": s, "threshold": t}
+            for s, ths in config.get("thresholds", {}).items()
+            if s in built
+            for t in ths
+        ]
+        self.sensors = [
+            {**rec, "protocol": p} for rec in self.records for p in self._protocols.get(rec["structure"], {})
+        ]
+        self.modal = [s for s in config.get("modal", []) if s in built]
+        figures = config.get("figures", {})
+        self.figure_records = self._record_refs("figures.records", figures.get("records", []))
+        self.energy_records = self._record_refs("figures.energy_balance", figures.get("energy_balance", []))
+        fisher = config.get("fisher", {})
+        self.fisher = self._cases("fisher.cases", fisher.get("cases", []))
+        fig3 = self._cases("figures.fig3", figures.get("fig3", []))
+        self.fig3 = [c for c in fig3 if c in self.fisher]
+        self._not_in("figures.fig3", fig3, self.fisher, "fisher.cases")
+        self.series = [s for s in config.get("prestress_series", {}).get("structures", []) if s in built]
+        self.grouping = []
+        for s, g in config.get("grouping", {}).items():
+            if s not in built:
+                continue
+            case = self._case(f"grouping.{s}.case", {"structure": s, **g["case"]})
+            self._not_in(f"grouping.{s}.case", [case], self.fisher, "fisher.cases")
+            self.grouping.append({**case, "cables": list(g["cables"])})
+        reg = config.get("identify", {}).get("regression", {})
+        self.regression = self._record_refs("identify.regression.cases", reg.get("cases", []))
+        self._pinn_sheet(config, pinn)
+        self._baseline_sheet(config)
+        self._assessment_sheet(config)
+
+    # ------------------------------------------------------------ checks
+    def _check_record(self, where: str, structure: str, record: str, *, groups: bool = False) -> None:
+        known = set(self._records.get(structure, {}))
+        if groups:
+            known |= set(self.groups.get(structure, {}))
+        if record not in known:
+            extra = f" or 'identify.pinn.groups.{structure}'" if groups else ""
+            raise RunSheetError(
+                f"config field '{where}': record '{record}' of '{structure}' is not defined under "
+                f"'records.{structure}'{extra} (known: {', '.join(sorted(known)) or 'none'})"
+            )
+
+    def _check_protocol(self, where: str, structure: str, protocol: str) -> None:
+        known = self._protocols.get(structure, {})
+        if protocol not in known:
+            raise RunSheetError(
+                f"config field '{where}': protocol '{protocol}' is not defined under 'protocols.{structure}' "
+                f"(known: {', '.join(sorted(known)) or 'none'})"
+            )
+
+    def _in_scope(self, where: str, structure: str) -> bool:
+        if structure not in self.config.get("structures", {}):
+            raise RunSheetError(
+                f"config field '{where}': structure '{structure}' is not defined under 'structures'"
+            )
+        return structure in self.built
+
+    def _record_refs(self, where: str, refs: list) -> list[dict]:
+        out = []
+        for i, ref in enumerate(refs):
+            if self._in_scope(f"{where}[{i}]", ref["structure"]):
+                self._check_record(f"{where}[{i}]", ref["structure"], ref["record"])
+                out.append({"structure": ref["structure"], "record": ref["record"]})
+        return list({tuple(r.values()): r for r in out}.values())
+
+    def _case(self, where: str, case: dict, *, groups: bool = False) -> dict:
+        self._check_record(where, case["structure"], case["record"], groups=groups)
+        self._check_protocol(where, case["structure"], case["protocol"])
+        return {k: case[k] for k in CASE_KEYS}
+
+    def _cases(self, where: str, cases: list, *, groups: bool = False) -> list[dict]:
+        out = [
+            self._case(f"{where}[{i}]", c, groups=groups)
+            for i, c in enumerate(cases)
+            if self._in_scope(f"{where}[{i}]", c["structure"])
+        ]
+        return list({tuple(c.values()): c for c in out}.values())
+
+    @staticmethod
+    def _not_in(where: str, rows: list, pool: list, pool_name: str) -> None:
+        for row in rows:
+            if row not in pool:
+                raise RunSheetError(
+                    f"config field '{where}': {row} is not among '{pool_name}'; add it there as well"
+                )
+
+    # ---------------------------------------------------------------- PINN
+    def _pinn_row(self, where: str, row: dict) -> dict:
+        case = self._case(where, row, groups=True)
+        settings = dict(row.get("settings") or {})
+        variant = row.get("variant") or (variant_name(settings) if settings else "")
+        if variant in RESERVED_VARIANTS:
+            raise RunSheetError(
+                f"config field '{where}.variant': '{variant}' is reserved; choose another name"
+            )
+        if variant and not settings:
+            raise RunSheetError(f"config field '{where}': variant '{variant}' has no 'settings' to override")
+        known = self.variants.setdefault(variant, settings)
+        if known != settings:
+            raise RunSheetError(
+                f"config field '{where}': variant '{variant}' is already defined with other settings "
+                f"({known}); give this one another name"
+            )
+        return {
+            **case,
+            "treatment": row["treatment"],
+            "steps": int(row["steps"]),
+            "seed": int(row.get("seed", 0)),
+            "variant": variant,
+            "settings": settings,
+        }
+
+    def _pinn_rows(self, where: str, rows: list) -> list[dict]:
+        return [
+            self._pinn_row(f"{where}[{i}]", r)
+            for i, r in enumerate(rows)
+            if self._in_scope(f"{where}[{i}]", r["structure"])
+        ]
+
+    def _pinn_sheet(self, config: dict, pinn: dict) -> None:
+        self.variants: dict[str, dict] = {"": {}}
+        for s, grp in self.groups.items():
+            if s in self.built:
+                for g, members in grp.items():
+                    for k, r in enumerate(members):
+                        self._check_record(f"identify.pinn.groups.{s}.{g}[{k}]", s, r)
+        rows = []
+        for i, run in enumerate(pinn.get("runs", [])):
+            for k, r in enumerate(run["records"]):
+                grid = [
+                    {**run, "record": r, "treatment": t, "steps": n, "seed": seed}
+                    for t in run.get("treatments", ["smooth"])
+                    for n in run.get("steps", [25000])
+                    for seed in run.get("seeds", [0])
+                ]
+                rows += self._pinn_rows(f"identify.pinn.runs[{i}].records[{k}]", grid)
+        t5 = config.get("table5", {})
+        t5_cases = self._cases("table5.cases", t5.get("cases", []), groups=True)
+        self.table5 = [
+            self._pinn_row("table5", {**c, "treatment": t, "steps": n, "seed": seed})
+            for c in t5_cases
+            for t in t5.get("treatments", [])
+            for n in t5.get("steps", [])
+            for seed in t5.get("seeds", [])
+        ]
+        self.fig4 = self._pinn_rows("figures.fig4", config.get("figures", {}).get("fig4", []))
+        t6 = config.get("table6") or {}
+        self.table6_on = bool(t6) and t6["structure"] in self.built
+        self.table6_pinn = []
+        if self.table6_on:
+            for kind, r in t6["records"].items():
+                ref = {"structure": t6["structure"], "record": r, "protocol": t6["protocol"]}
+                self._case(f"table6.records.{kind}", ref)
+            if "pinn" in t6:
+                pn = t6["pinn"]
+                self.table6_pinn = [
+                    self._pinn_row(
+                        f"table6.records.{kind}",
+                        {
+                            "structure": t6["structure"],
+                            "record": t6["records"][kind],
+                            "protocol": t6["protocol"],
+                            **pn,
+                        },
+                    )
+                    for kind in ("taut", "slack")
+                ]
+        self.table9_pinn = self._pinn_rows("table9.pinn", config.get("table9", {}).get("pinn", []))
+        self.pinn = _unique(rows + self.table5 + self.fig4 + self.table6_pinn + self.table9_pinn, PINN_KEYS)
+
+    def record_structures(self) -> list[dict]:
+        """``{structure}`` rows of the structures that have records, in order."""
+        return [{"structure": s} for s in dict.fromkeys(r["structure"] for r in self.records)]
+
+    def pinn_records(self, structure: str, record: str) -> list[str]:
+        """The records of a PINN case: a group of pooled records, or the record itself."""
+        return list(self.groups.get(structure, {}).get(record, [record]))
+
+    def pinn_settings(self, variant: str) -> dict:
+        """The setting overrides of a PINN variant (``""``: none)."""
+        if variant not in self.variants:
+            raise KeyError(
+                f"no PINN variant '{variant}' in the config (known: {', '.join(sorted(self.variants))})"
+            )
+        return dict(self.variants[variant])
+
+    # ----------------------------------------------------------- baselines
+    def _baseline_sheet(self, config: dict) -> None:
+        base = config.get("identify", {}).get("baselines", {})
+        cases = self._cases("identify.baselines.cases", base.get("cases", []))
+        rows = [
+            {"method": m, **c, "seed": int(seed)}
+            for m in base.get("methods", {})
+            for c in cases
+            for seed in base.get("seeds", [0])
+        ]
+        t6 = config.get("table6") or {}
+        self.table6_baselines = []
+        if self.table6_on:
+            self.table6_baselines = [
+                {
+                    "method": m,
+                    "structure": t6["structure"],
+                    "record": t6["records"][kind],
+                    "protocol": t6["protocol"],
+                    "seed": int(t6.get("seed", 0)),
+                }
+                for m in t6.get("methods", BASELINE_METHODS)
+                for kind in ("taut", "slack")
+            ]
+        self.table9_baselines = []
+        for i, row in enumerate(config.get("table9", {}).get("baselines", [])):
+            where = f"table9.baselines[{i}]"
+            if self._in_scope(where, row["structure"]):
+                case = self._case(where, row)
+                self.table9_baselines.append(
+                    {"method": row["method"], **case, "seed": int(row.get("seed", 0))}
+                )
+        self.baselines = _unique(rows + self.table6_baselines + self.table9_baselines, BASELINE_KEYS)
+        self.restarts = self._cases(
+            "identify.baselines.restarts.cases", base.get("restarts", {}).get("cases", [])
+        )
+        self.landscape = self._cases(
+            "identify.baselines.landscape.cases", base.get("landscape", {}).get("cases", [])
+        )
+        self.baseline_studies = [
+            {"method": v["method"], **c, "study": study}
+            for study, v in base.get("variants", {}).items()
+            for c in self._cases(f"identify.baselines.variants.{study}.cases", v.get("cases", []))
+        ]
+        self.table6_regression = [
+            {"structure": t6["structure"], "record": t6["records"][kind]}
+            for kind in ("taut", "slack")
+            if self.table6_on
+            and {"structure": t6["structure"], "record": t6["records"][kind]} in self.regression
+        ]
+
+    # ---------------------------------------------------------- assessment
+    def _assessment_sheet(self, config: dict) -> None:
+        ass = config.get("assessment", {})
+        built = set(self.built)
+        self.assess_scan = [s for s in ass.get("scan", {}).get("structures", []) if s in built]
+        self.assess_records = self._record_refs("assessment.records", ass.get("records", []))
+        self.assess_steel = [s for s in ass.get("steel", {}).get("structures", []) if s in built]
+        self.figS1 = [s for s in config.get("figures", {}).get("figS1", []) if s in built]
+
+
+def _unique(rows: list[dict], keys) -> list[dict]:
+    """Rows without repeats (by ``keys``), first occurrence kept."""
+    seen: dict = {}
+    for r in rows:
+        seen.setdefault(tuple(r[k] for k in keys), r)
+    return list(seen.values())
