@@ -1,12 +1,29 @@
-"""Shared fixtures: a seeded random generator, the repository root, a copy of the workflow."""
+"""Shared fixtures: a seeded random generator, the repository root, a copy of the workflow,
+and the X1 and X2 test structures (the study's benchmark frames, prestressed by LP at 25 N/m)."""
 
+import copy
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tensegrity_id import build_structure
 
 REPO = Path(__file__).resolve().parents[1]
+
+X1_SPEC = {
+    "generator": "xframe",
+    "params": {"n_modules": 1},
+    "prestress": {"method": "lp", "sigma_min": 25.0},
+}
+"""The one-module X-frame of the study (config ``structures.x1``)."""
+
+X2_SPEC = {
+    "generator": "xframe",
+    "params": {"n_modules": 2},
+    "prestress": {"method": "lp", "sigma_min": 25.0},
+}
+"""The two-module X-frame of the study (config ``structures.x2``)."""
 
 
 @pytest.fixture
@@ -32,3 +49,27 @@ def copy_workflow(repo):
         return dest
 
     return copy
+
+
+@pytest.fixture
+def x1_spec() -> dict:
+    """The X1 structure specification (a fresh copy: tests may edit it)."""
+    return copy.deepcopy(X1_SPEC)
+
+
+@pytest.fixture
+def x2_spec() -> dict:
+    """The X2 structure specification (a fresh copy: tests may edit it)."""
+    return copy.deepcopy(X2_SPEC)
+
+
+@pytest.fixture(scope="session")
+def x1():
+    """The X1 structure, built once (a frozen Structure with read-only arrays)."""
+    return build_structure("x1", copy.deepcopy(X1_SPEC))
+
+
+@pytest.fixture(scope="session")
+def x2():
+    """The X2 structure, built once (a frozen Structure with read-only arrays)."""
+    return build_structure("x2", copy.deepcopy(X2_SPEC))

@@ -171,39 +171,60 @@ def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
 
-def test_editing_plot_module_reruns_only_plot_rules(workdir):
-    """Snakemake 9 compares checksums of small inputs, so the edit changes content."""
-    target = workdir / "workflow/lib/tensegrity_id/plotting.py"
-    time.sleep(1.1)
-    target.write_text(target.read_text() + "\n# edited\n")
-    os.utime(target)
-    jobs = scheduled(workdir)
-    assert set(jobs) - {"all"} == {"plot_fig1", "plot_figS1"}  # the two figures drawing structures
+TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
+PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
+BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
+BASELINES |= {"make_table6", "make_table9"}
+ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
+ASSESSMENT |= {"make_table9", "make_table_s3", "plot_figS1", "plot_figS2", "plot_figS3"}
+SENSORS = {"make_sensor_data", "compute_fisher", "identify_pinn", "fit_regression", "assess_record"}
+SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_figS3"}
 
 
-def test_editing_pinn_module_reruns_only_the_identification(workdir):
-    target = workdir / "workflow/lib/tensegrity_id/pinn.py"
-    pending = set(scheduled(workdir))  # what earlier edits left to do
-    time.sleep(1.1)
-    target.write_text(target.read_text() + "\n# edited\n")
-    os.utime(target)
-    jobs = scheduled(workdir)
-    downstream = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
-    assert set(jobs) - pending - {"all"} == {"identify_pinn"} | downstream
-    assert jobs["identify_pinn"] == 8
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        # mechanics: everything that simulates or assesses, and what follows
+        (
+            "mechanics/dynamics.py",
+            "ALL - generate_structure - compute_prism_feasibility - plot_fig1 - springrod_example",
+        ),
+        ("data/sensors.py", SENSORS),
+        ("analysis/stability.py", ASSESSMENT),
+        ("identify/filters.py", BASELINES),
+        ("identify/pinn/trainer.py", {"identify_pinn"} | PINN_DOWNSTREAM),
+        ("report/plot_pinn.py", {"plot_fig4", "plot_fig5"}),
+        ("report/plot_structures.py", {"plot_fig1", "plot_figS1"}),  # the two figures drawing structures
+        ("report/tables.py", TABLES | {"springrod_example"}),
+    ],
+)
+def test_editing_one_module_reruns_exactly_its_dependents(workdir, module, expected):
+    """One module per stage: the dry run schedules exactly the rules whose scripts import it (directly
+    or through other modules) and what depends on their outputs; reverting the edit schedules nothing
+    (Snakemake 9 compares checksums of small inputs, so the edit changes content)."""
+    target = workdir / "workflow/lib/tensegrity_id" / module
+    original = target.read_text()
+    if isinstance(expected, str):
+        every = set(scheduled(workdir, "--forceall")) - {"all"}
+        expected = every - {name.strip() for name in expected.split(" - ")[1:]}
+    try:
+        time.sleep(1.1)
+        target.write_text(original + "\n# edited\n")
+        os.utime(target)
+        assert set(scheduled(workdir)) - {"all"} == expected
+    finally:
+        target.write_text(original)
+    assert scheduled(workdir) == {}
 
 
-def test_editing_filters_module_reruns_only_the_baselines(workdir):
-    target = workdir / "workflow/lib/tensegrity_id/filters.py"
-    pending = set(scheduled(workdir))
-    time.sleep(1.1)
-    target.write_text(target.read_text() + "\n# edited\n")
-    os.utime(target)
-    jobs = scheduled(workdir)
-    baselines = {"identify_baseline", "lm_restarts", "baseline_variants", "lm_landscape", "make_table6"}
-    baselines |= {"plot_baselines", "make_table9"}
-    assert set(jobs) - pending - {"all"} == baselines - pending  # Table 6 may already be pending
-    assert jobs["identify_baseline"] == 6 and "identify_pinn" not in set(jobs) - pending
+def test_a_pinn_settings_variant_is_a_row_with_its_own_path(workdir):
+    extra = workdir / "variant.yaml"
+    row = "{structure: x1, record: taut_1pt, protocol: top_node, treatment: smooth, steps: 300"
+    extra.write_text(f"figures:\n  fig4:\n    - {row}}}\n    - {row}, settings: {{w_bar: 10}}}}\n")
+    out = run(workdir, "-n", "--configfile", "config/test.yaml", str(extra)).stdout
+    assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300_wbar10.json" in out
+    jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
+    assert jobs.get("identify_pinn") == 1 and "identify_baseline" not in jobs  # only the new run
 
 
 def test_pinn_run_is_deterministic(workdir):
@@ -233,6 +254,9 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
         ("prism_feasibility: {step_deg: 0}\n", "prism_feasibility.step_deg"),
         ("identify:\n  baselines:\n    methods:\n      ukf: {alpa: 1.0}\n", "identify.baselines.methods.ukf"),
         ("table6: {records: {taut: nope}}\n", "table6.records.taut"),
+        ("unknown_top_key: 3\n", "unknown_top_key"),
+        ("identify:\n  pinn:\n    settings: {widht: 64}\n", "identify.pinn.settings.widht"),
+        ("figures:\n  fig4: [[x1, taut_1pt, top_node, smooth, 300, 0]]\n", "figures.fig4[0]"),
     ],
 )
 def test_bad_config_stops_before_any_job(workdir, config_text, field):

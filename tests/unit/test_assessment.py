@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.linalg import eigh
 from tensegrity_id import build_structure
-from tensegrity_id.assessment import (
+from tensegrity_id.analysis import (
     MATERIALS,
     assess,
     bar_force_densities,
@@ -18,22 +18,15 @@ from tensegrity_id.assessment import (
     stiffness,
     utilisations,
 )
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.modal import constrained_modes, stiffness_split
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.modal import constrained_modes, stiffness_split
 
 T3 = {"generator": "prism", "params": {"n_bars": 3}, "prestress": {"method": "selfstress", "scale": 10.0}}
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
-X2 = {"generator": "xframe", "params": {"n_modules": 2}, "prestress": {"method": "lp", "sigma_min": 25.0}}
 
 
 @pytest.fixture(scope="module")
 def t3():
     return build_structure("t3_prism", T3)
-
-
-@pytest.fixture(scope="module")
-def x1():
-    return build_structure("x1", X1)
 
 
 def test_t3_at_its_self_stress_is_super_stable(t3):
@@ -118,8 +111,8 @@ def test_prestress_scan_passes_through_the_classes(t3):
 
 
 def test_class_along_a_record_follows_the_slack_cables(t3):
-    from tensegrity_id.records import forcing_from_spec
-    from tensegrity_id.simulate import simulate
+    from tensegrity_id.data.records import forcing_from_spec
+    from tensegrity_id.mechanics.simulate import simulate
 
     spec = {"forcing": "harmonic", "drive": [[3, 0]], "amplitude": 60.0, "frequency": 1.0}
     f = forcing_from_spec(t3, spec, t_end=3.0)
@@ -163,8 +156,7 @@ def test_error_propagation_is_zero_for_exact_and_follows_the_governing_cable(x1)
 
 
 @pytest.fixture(scope="module")
-def x2_steel():
-    x2 = build_structure("x2", X2)
+def x2_steel(x2):
     tensions = [1000.0, 3000.0, 6000.0, 9000.0]
     return x2, steel_design(x2, max_tension=3000.0, tensions=tensions, U_c=0.5, U_b=0.03)
 

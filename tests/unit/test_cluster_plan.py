@@ -1,7 +1,7 @@
-"""Cluster sizing from a dry run and measured benchmarks (tensegrity_id.cluster_plan)."""
+"""Cluster sizing from a dry run and measured benchmarks (tensegrity_id.workflow.cluster_plan)."""
 
 import pytest
-from tensegrity_id.cluster_plan import estimate, localrules, parse_dry_run
+from tensegrity_id.workflow.cluster_plan import estimate, localrules, parse_dry_run
 
 DRY = """
 [Wed Dec  2 07:18:40 2026]

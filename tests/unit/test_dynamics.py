@@ -3,17 +3,10 @@
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
-from tensegrity_id import Structure, build_structure
-from tensegrity_id.dynamics import Dynamics, consistent_mass_matrix
-from tensegrity_id.excitation import make_forcing
-from tensegrity_id.simulate import SimulationError, simulate
-
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
-
-
-@pytest.fixture(scope="module")
-def x1():
-    return build_structure("x1", X1)
+from tensegrity_id import Structure
+from tensegrity_id.mechanics.dynamics import Dynamics, consistent_mass_matrix
+from tensegrity_id.mechanics.excitation import make_forcing
+from tensegrity_id.mechanics.simulate import SimulationError, simulate
 
 
 def pendulum(theta0, *, L=1.4, with_cable=False):

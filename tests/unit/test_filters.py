@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
-from tensegrity_id import IdentificationProblem, RecordData, build_structure, get_method
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.filters import (
+from tensegrity_id import IdentificationProblem, RecordData, get_method
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.identify.filters import (
     UnscentedFilter,
     bound_eigenvalues,
     effective_sample_size,
@@ -14,12 +15,8 @@ from tensegrity_id.filters import (
     sym_sqrt,
     systematic_resample,
 )
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.sensors import sensor_data
-from tensegrity_id.simulate import simulate
-
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
-
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 # ------------------------------------------------------------------ linear toy
 K_, C_, M_ = 40.0, 0.6, 2.0  # N/m, N s/m, kg
@@ -125,8 +122,7 @@ def test_systematic_resampling_keeps_the_expected_counts():
 
 
 # --------------------------------------------------------------- X1 problems
-def _x1(amplitude, t_end):
-    s = build_structure("x1", X1)
+def _x1(s, amplitude, t_end):
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": amplitude, "frequency": 1.0}
     f = forcing_from_spec(s, spec, t_end=t_end)
     rec = simulate(Dynamics(s), f, t_end=t_end)
@@ -136,8 +132,8 @@ def _x1(amplitude, t_end):
     return IdentificationProblem(s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": 220.0})
 
 
-def test_batched_accelerations_equal_the_single_state_solve():
-    p = _x1(40.0, 2.0)
+def test_batched_accelerations_equal_the_single_state_solve(x1):
+    p = _x1(x1, 40.0, 2.0)
     d = Dynamics(p.structure)
     S = p.states
     idx = np.arange(0, len(S["t"]), 9)
@@ -148,15 +144,15 @@ def test_batched_accelerations_equal_the_single_state_solve():
     assert np.abs(batch - single).max() <= 1e-12 * np.abs(single).max()
 
 
-def test_ukf_identifies_the_taut_x1_record():
-    out = get_method("ukf").run(_x1(10.0, 5.0))
+def test_ukf_identifies_the_taut_x1_record(x1):
+    out = get_method("ukf").run(_x1(x1, 10.0, 5.0))
     assert out["errors"]["sigma_max_pct"] < 5.0 and out["errors"]["c_pct"] < 15.0
     assert len(out["passes"]) == 3 and out["n_hyperparameters"] == 11
     assert out["inert_members"] == [0]
 
 
-def test_pf_enkf_reports_its_effective_sample_size():
-    out = get_method("pf_enkf", n_particles=64).run(_x1(10.0, 1.0))
+def test_pf_enkf_reports_its_effective_sample_size(x1):
+    out = get_method("pf_enkf", n_particles=64).run(_x1(x1, 10.0, 1.0))
     ess = out["ess"]
     assert len(ess["value"]) == len(ess["t"]) > 10 and ess["n_particles"] == 64
     assert all(1.0 - 1e-9 <= e <= 64 + 1e-9 for e in ess["value"])

@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 import yaml
 from tensegrity_id import (
-    ConfigError,
     StructureFileError,
     build_structure,
-    check_config,
     counts,
     force_density_matrix,
     load_structure,
@@ -17,8 +15,9 @@ from tensegrity_id import (
     structure_from_report,
     structure_report,
 )
-from tensegrity_id import generators as gen
-from tensegrity_id.catalog import GENERATORS
+from tensegrity_id.mechanics import generators as gen
+from tensegrity_id.mechanics.catalog import GENERATORS
+from tensegrity_id.workflow.config_check import ConfigError, check_config
 
 
 @pytest.mark.parametrize(
@@ -59,13 +58,9 @@ def test_hexprism_rebuilt_from_published_values():
 
 
 @pytest.mark.parametrize("name", ["x1", "prism45", "dome", "hexprism"])
-def test_structure_file_round_trip(tmp_path, name):
+def test_structure_file_round_trip(tmp_path, name, x1_spec):
     specs = {
-        "x1": {
-            "generator": "xframe",
-            "params": {"n_modules": 1},
-            "prestress": {"method": "lp", "sigma_min": 25},
-        },
+        "x1": x1_spec,
         "prism45": {
             "generator": "prism",
             "params": {"twist_deg": 45.0, "gravity": 9.81},

@@ -3,23 +3,21 @@
 import numpy as np
 import pytest
 from tensegrity_id import build_structure, equilibrium_matrix
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.identifiability import (
+from tensegrity_id.analysis.identifiability import (
     acceleration_sensitivities,
     fisher_information,
     fisher_summary,
     group_information,
     structural_identifiability,
 )
-from tensegrity_id.records import drive_coords, forcing_from_spec
-from tensegrity_id.simulate import simulate
-
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
+from tensegrity_id.data.records import drive_coords, forcing_from_spec
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 
 @pytest.fixture(scope="module")
-def x1_fisher():
-    s = build_structure("x1", X1)
+def x1_fisher(x1):
+    s = x1
     ch = drive_coords(s, [[1, 0], [1, 1]])
     f = forcing_from_spec(s, {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": 10.0, "frequency": 1.0})
     S, th, names = acceleration_sensitivities(s, f, ch)
@@ -109,10 +107,10 @@ def test_initial_acceleration_sensitivity_matches_analytic(x1_fisher):
         ("dome", (12, [], 0)),
     ],
 )
-def test_structural_identifiability_table_s3(name, expected):
+def test_structural_identifiability_table_s3(name, expected, x1_spec, x2_spec):
     specs = {
-        "x1": X1,
-        "x2": {"generator": "xframe", "params": {"n_modules": 2}},
+        "x1": x1_spec,
+        "x2": x2_spec,
         "x3": {"generator": "xframe", "params": {"n_modules": 3}},
         "t4_prism": {
             "generator": "prism",
@@ -133,7 +131,7 @@ def test_structural_identifiability_table_s3(name, expected):
 
 def test_x2_static_gram_spectrum_and_routed_group():
     """Seed §3.3: Gram eigenvalues {0,1,1,1,2,2,3}; a routed group of three cables lifts the 0 to 1."""
-    from tensegrity_id.generators import xframe
+    from tensegrity_id.mechanics.generators import xframe
 
     s = xframe(2)
     A = equilibrium_matrix(s)[s.free_mask][:, s.n_bars :]

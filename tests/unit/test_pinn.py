@@ -5,23 +5,20 @@ import re
 import numpy as np
 import pytest
 import torch
-from tensegrity_id import build_structure
-from tensegrity_id.config_check import ConfigError, check_config
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.excitation import Forcing
-from tensegrity_id.identification import IdentificationProblem, RecordData, get_method
-from tensegrity_id.pinn import PINNDivergenceError, PINNSettings, PINNTrainer
-from tensegrity_id.pinn_net import PINNNet, derivatives_autograd
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.sensors import noise_realization, sensor_data
-from tensegrity_id.simulate import simulate
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.data.sensors import noise_realization, sensor_data
+from tensegrity_id.identify.base import IdentificationProblem, RecordData, get_method
+from tensegrity_id.identify.pinn import PINNDivergenceError, PINNSettings, PINNTrainer
+from tensegrity_id.identify.pinn.net import PINNNet, derivatives_autograd
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.excitation import Forcing
+from tensegrity_id.mechanics.simulate import simulate
+from tensegrity_id.workflow.config_check import ConfigError, check_config
 
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
 PROTOCOL = {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}
 
 
-def _record(amplitude, name="r"):
-    s = build_structure("x1", X1)
+def _record(s, amplitude, name="r"):
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": amplitude, "frequency": 1.0}
     f = forcing_from_spec(s, spec)
     rec = simulate(Dynamics(s), f)
@@ -30,8 +27,8 @@ def _record(amplitude, name="r"):
 
 
 @pytest.fixture(scope="module")
-def taut():
-    return _record(10.0)
+def taut(x1):
+    return _record(x1, 10.0)
 
 
 def _trainer(taut, **kw):
@@ -64,9 +61,10 @@ def test_hard_initial_conditions_and_equilibrium_start(taut):
     np.testing.assert_allclose(lam[0].detach().numpy(), taut[0].bar_sigma, rtol=1e-6)  # static multipliers
 
 
-def test_short_run_lowers_loss_and_moves_sigma_toward_truth():
+@pytest.mark.slow
+def test_short_run_lowers_loss_and_moves_sigma_toward_truth(x1):
     """300 steps on the X1 slack-transition record: the loss falls, sigma approach the exact values."""
-    s, rd = _record(40.0)
+    s, rd = _record(x1, 40.0)
     tr = PINNTrainer(
         s, [rd], PINNSettings(steps=300, log_every=0, history_every=10), seed=0, lambda0=s.bar_sigma
     )
@@ -79,6 +77,7 @@ def test_short_run_lowers_loss_and_moves_sigma_toward_truth():
     assert sig[0] == pytest.approx(10.0, rel=1e-12)  # the inert base cable receives no gradient
 
 
+@pytest.mark.slow
 def test_resume_from_checkpoint_reproduces_the_run(taut, tmp_path):
     """A run stopped at step 60 and resumed by a fresh trainer ends bit-identical to an unbroken run."""
     for treatment in ("smooth", "event"):
@@ -136,9 +135,9 @@ def test_alternative_treatments_train(taut, treatment):
     assert ("L_ncp" in tr.history[-1]) == (treatment == "fb")
 
 
-def test_event_detection_finds_slack_transitions_of_a_network_solution():
+def test_event_detection_finds_slack_transitions_of_a_network_solution(x1):
     """Event windows: strain sign changes of the current solution are located in time."""
-    s, rd = _record(40.0)
+    s, rd = _record(x1, 40.0)
     tr = PINNTrainer(s, [rd], PINNSettings(treatment="event", log_every=0), seed=0, lambda0=s.bar_sigma)
     true_q = torch.as_tensor(rd.states["q"][:, tr.free] - tr.dyn.q0[tr.free])
     t = rd.states["t"]
@@ -156,9 +155,9 @@ def test_event_detection_finds_slack_transitions_of_a_network_solution():
     assert sampled.shape == (256, 1)
 
 
-def test_multi_record_training_shares_parameters():
-    s, a = _record(6.0, "p6")
-    _, b = _record(14.0, "p14")
+def test_multi_record_training_shares_parameters(x1):
+    s, a = _record(x1, 6.0, "p6")
+    _, b = _record(x1, 14.0, "p14")
     tr = PINNTrainer(s, [a, b], PINNSettings(steps=20, log_every=0), seed=0, lambda0=s.bar_sigma)
     tr.train()
     assert tr.recs[0].desc.numel() == 3 and tr.net.trunk[0].in_features == 17 + 3
@@ -187,29 +186,74 @@ def test_noise_realisation_depends_on_the_seed(taut):
     assert 0.8 < resid.std() < 1.2
 
 
+ROW = {"structure": "x1", "record": "taut_1pt", "protocol": "top_node"}
+PINN_ROW = {**ROW, "treatment": "smooth", "steps": 10, "seed": 0}
+
+
 @pytest.mark.parametrize(
-    ("patch", "field"),
+    ("mutate", "field", "detail"),
     [
-        ({"identify": {"pinn": {"settings": {"widht": 64}}}}, "identify.pinn.settings.widht"),
-        ({"identify": {"pinn": {"settings": {"beta": -1.0}}}}, "identify.pinn.settings.beta"),
-        ({"identify": {"pinn": {"settings": {"steps": 10}}}}, "identify.pinn.settings.steps"),
-        ({"table5": {"cases": [["x1", "slak_1pt", "top_node"]]}}, "table5.cases[0]"),
-        ({"figures": {"fig4": [["x1", "taut_1pt", "nosuch", "smooth", 10, 0]]}}, "figures.fig4[0]"),
+        (
+            lambda c: c["identify"]["pinn"]["settings"].update(widht=64),
+            "identify.pinn.settings.widht",
+            "unknown key (a misspelling?); known keys here: ",
+        ),
+        (
+            lambda c: c["identify"]["pinn"]["settings"].update(beta=-1.0),
+            "identify.pinn.settings.beta",
+            "-1.0 is less than or equal to the minimum of 0",
+        ),
+        (
+            lambda c: c["identify"]["pinn"]["settings"].update(steps=10),
+            "identify.pinn.settings.steps",
+            "unknown key (a misspelling?)",
+        ),
+        (
+            lambda c: c["table5"].update(cases=[{**ROW, "record": "slak_1pt"}]),
+            "table5.cases[0]",
+            "record 'slak_1pt' of 'x1' is not defined under 'records.x1'",
+        ),
+        (
+            lambda c: c["figures"].update(fig4=[{**PINN_ROW, "protocol": "nosuch"}]),
+            "figures.fig4[0]",
+            "protocol 'nosuch' is not defined under 'protocols.x1'",
+        ),
+        (  # the positional rows of the old config format are refused
+            lambda c: c["table5"].update(cases=[["x1", "slack_1pt", "top_node"]]),
+            "table5.cases[0]",
+            "is not of type 'object'",
+        ),
+        (
+            lambda c: c["table9"].update(pinn=[{**PINN_ROW, "stpes": 10}]),
+            "table9.pinn[0].stpes",
+            "unknown key (a misspelling?)",
+        ),
+        (
+            lambda c: c["table9"].update(baselines=[{"method": "ukf", **ROW, "protocol": "no", "seed": 0}]),
+            "table9.baselines[0]",
+            "protocol 'no' is not defined under 'protocols.x1'",
+        ),
+        (
+            lambda c: c["grouping"]["x2"]["case"].update(record="nope"),
+            "grouping.x2.case",
+            "record 'nope' of 'x2' is not defined under 'records.x2'",
+        ),
+        (
+            lambda c: c.update(tabel5={}),
+            "tabel5",
+            "unknown key (a misspelling?); known keys here: ",
+        ),
     ],
 )
-def test_malformed_identification_config_names_the_field(repo, patch, field):
+def test_malformed_identification_config_names_the_field(repo, mutate, field, detail):
     import yaml
 
     cfg = yaml.safe_load((repo / "config/config.yaml").read_text())
-    for k, v in patch.items():
-        cfg[k] = {**cfg.get(k, {}), **v}
-        if k == "identify":
-            cfg[k]["pinn"] = {
-                **yaml.safe_load((repo / "config/config.yaml").read_text())[k]["pinn"],
-                **v["pinn"],
-            }
-    with pytest.raises(ConfigError, match=re.escape(f"config field '{field}'")):
+    check_config(cfg, repo / "config/schema.yaml")  # the default config passes before the change
+    mutate(cfg)
+    with pytest.raises(ConfigError, match=re.escape(f"config field '{field}': ")) as info:
         check_config(cfg, repo / "config/schema.yaml")
+    assert detail in str(info.value) and "\n" not in str(info.value)
 
 
 def test_axial_stiffness_can_be_identified_jointly(taut):

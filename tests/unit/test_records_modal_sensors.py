@@ -3,23 +3,13 @@
 import numpy as np
 import pytest
 from tensegrity_id import build_structure
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.modal import constrained_modes, truss_frequencies, truss_limit_frequencies
-from tensegrity_id.records import forcing_from_spec, record_structure, slackening_threshold
-from tensegrity_id.sensors import intermittent_mask, sensor_data
-from tensegrity_id.simulate import simulate
+from tensegrity_id.data.records import forcing_from_spec, record_structure, slackening_threshold
+from tensegrity_id.data.sensors import intermittent_mask, sensor_data
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.modal import constrained_modes, truss_frequencies, truss_limit_frequencies
+from tensegrity_id.mechanics.simulate import simulate
 
 SPECS = {
-    "x1": {
-        "generator": "xframe",
-        "params": {"n_modules": 1},
-        "prestress": {"method": "lp", "sigma_min": 25.0},
-    },
-    "x2": {
-        "generator": "xframe",
-        "params": {"n_modules": 2},
-        "prestress": {"method": "lp", "sigma_min": 25.0},
-    },
     "prism45": {
         "generator": "prism",
         "params": {"twist_deg": 45.0, "gravity": 9.81},
@@ -27,12 +17,20 @@ SPECS = {
     },
     "x5_bridge": {"generator": "x5_bridge", "prestress": {"method": "lp", "sigma_min": 25.0}},
 }
+"""Structures of these tests besides X1 and X2 (shared, from conftest)."""
 
 
-@pytest.mark.parametrize("name", list(SPECS))
-def test_constrained_frequencies_equal_truss_classical_limit(name):
+@pytest.fixture
+def structure(request):
+    """The structure named by the parameter: X1 and X2 from conftest, the others built from SPECS."""
+    name = request.param
+    return request.getfixturevalue(name) if name in ("x1", "x2") else build_structure(name, SPECS[name])
+
+
+@pytest.mark.parametrize("structure", ["x1", "x2", *SPECS], indirect=True)
+def test_constrained_frequencies_equal_truss_classical_limit(structure):
     """Table 2: simulator against classical-limit truss frequencies (paper: 3e-9)."""
-    s = build_structure(name, SPECS[name])
+    s = structure
     f, modes = constrained_modes(Dynamics(s))
     assert len(f) == s.n_free - s.n_bars and (f > 0).all()
     ft = truss_limit_frequencies(s, n_lowest=len(f))
@@ -41,8 +39,8 @@ def test_constrained_frequencies_equal_truss_classical_limit(name):
     assert (truss_frequencies(s, EA_bar=1e6, n_lowest=len(f)) < f).all()
 
 
-def test_modes_are_mass_orthonormal_and_keep_bar_lengths():
-    s = build_structure("x2", SPECS["x2"])
+def test_modes_are_mass_orthonormal_and_keep_bar_lengths(x2):
+    s = x2
     dyn = Dynamics(s)
     _, phi = constrained_modes(dyn)
     np.testing.assert_allclose(phi.T @ dyn.Mff @ phi, np.eye(phi.shape[1]), atol=1e-10)
@@ -50,9 +48,9 @@ def test_modes_are_mass_orthonormal_and_keep_bar_lengths():
     assert np.abs(J @ phi).max() < 1e-10
 
 
-def test_small_amplitude_response_oscillates_at_modal_frequency():
+def test_small_amplitude_response_oscillates_at_modal_frequency(x1):
     """Free vibration after a tiny kick: the dominant period is a constrained mode's."""
-    s = build_structure("x1", SPECS["x1"])
+    s = x1
     dyn = Dynamics(s, c=0.0)
     f, _ = constrained_modes(dyn)
     spec = {"forcing": "half_sine", "drive": [[1, 0]], "amplitude": 0.01, "duration": 0.05, "start": 0.0}
@@ -63,8 +61,8 @@ def test_small_amplitude_response_oscillates_at_modal_frequency():
     assert min(abs(peak - fi) for fi in f) < 0.06  # FFT bin 0.05 Hz
 
 
-def test_x1_slackening_threshold_between_taut_and_slack_records():
-    s = build_structure("x1", SPECS["x1"])
+def test_x1_slackening_threshold_between_taut_and_slack_records(x1):
+    s = x1
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "frequency": 1.0}
     r = slackening_threshold(Dynamics(s), spec)
     assert 10.0 < r["threshold"] < 40.0
@@ -83,16 +81,16 @@ def test_prestress_scale_multiplies_force_densities_of_zero_gravity_forms():
     assert np.abs(Dynamics(t).static_residual()).max() < 1e-12
 
 
-def test_prestress_scale_under_gravity_is_rejected():
-    from tensegrity_id.simulate import SimulationError
+def test_prestress_scale_under_gravity_is_rejected(x1):
+    from tensegrity_id.mechanics.simulate import SimulationError
 
     with pytest.raises(SimulationError, match="only without gravity"):
-        record_structure(build_structure("x1", SPECS["x1"]), {"prestress_scale": 2.0})
+        record_structure(x1, {"prestress_scale": 2.0})
 
 
 @pytest.fixture(scope="module")
-def x1_record():
-    s = build_structure("x1", SPECS["x1"])
+def x1_record(x1):
+    s = x1
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": 10.0, "frequency": 1.0}
     rec = simulate(Dynamics(s), forcing_from_spec(s, spec))
     return s, {"t": rec.t, "qdd": rec.qdd}
@@ -140,7 +138,7 @@ def _prism30(EA):
 
 def test_geometric_fraction_is_the_log_slope_of_w2_in_prestress():
     """Eq. 10-11: phi^T K_g phi / phi^T H phi = d ln w^2 / d ln(prestress scale)."""
-    from tensegrity_id.modal import geometric_fractions
+    from tensegrity_id.mechanics.modal import geometric_fractions
 
     s = _prism30(219.9)
     _, frac = geometric_fractions(Dynamics(s))
@@ -159,7 +157,7 @@ def test_mechanism_mode_w2_linear_in_prestress():
     The fraction tends to 1 as the cables stiffen (K_e >> K_g); with stiff
     cables the fit's intercept is ~1e-6 of the mean (the seed's figure).
     """
-    from tensegrity_id.modal import geometric_fractions
+    from tensegrity_id.mechanics.modal import geometric_fractions
 
     levels = np.linspace(1.25, 15.0, 12)
     for EA, tol_frac, tol_icpt in ((219.9, 2e-3, 1e-2), (2.2e6, 2e-7, 2e-6)):

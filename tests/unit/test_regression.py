@@ -2,17 +2,14 @@
 
 import numpy as np
 import pytest
-from tensegrity_id import METHODS, IdentificationProblem, build_structure, get_method
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.identification import RecordData
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.simulate import simulate
-
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
+from tensegrity_id import METHODS, IdentificationProblem, get_method
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.identify.base import RecordData
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 
-def _problem(amplitude):
-    s = build_structure("x1", X1)
+def _problem(s, amplitude):
     f = forcing_from_spec(
         s, {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": amplitude, "frequency": 1.0}
     )
@@ -24,9 +21,9 @@ def _problem(amplitude):
 
 
 @pytest.mark.parametrize("amplitude", [10.0, 40.0])
-def test_full_state_regression_recovers_exact_parameters(amplitude):
+def test_full_state_regression_recovers_exact_parameters(x1, amplitude):
     """Exact states, taut or through 20 transitions: sigma and c to round-off; base cable undetermined."""
-    problem, rec = _problem(amplitude)
+    problem, rec = _problem(x1, amplitude)
     out = get_method("regression").run(problem)
     assert out["identified"]["sigma"][0] is None and out["identifiable"] == [1, 2, 3]
     assert out["errors"]["sigma_max_pct"] < 1e-9 and out["errors"]["c_pct"] < 1e-9
@@ -35,8 +32,8 @@ def test_full_state_regression_recovers_exact_parameters(amplitude):
     assert (amplitude > 15) == (rec.n_transitions > 0)
 
 
-def test_regression_degrades_gracefully_with_noisy_accelerations(rng):
-    problem, _ = _problem(10.0)
+def test_regression_degrades_gracefully_with_noisy_accelerations(x1, rng):
+    problem, _ = _problem(x1, 10.0)
     qdd = problem.states["qdd"]
     noisy = qdd + 0.02 * np.sqrt((qdd**2).mean(axis=0)) * rng.standard_normal(qdd.shape)
     problem.records[0].states = {**problem.states, "qdd": noisy}

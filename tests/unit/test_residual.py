@@ -4,13 +4,17 @@ import numpy as np
 import pytest
 import torch
 from tensegrity_id import build_structure
-from tensegrity_id.cables import fischer_burmeister, smoothed_force_density, smoothing_peak_bias
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.residual import Residual, smoothing_bias, verify_against_simulator, verify_on_record
-from tensegrity_id.simulate import simulate
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.identify.residual import (
+    Residual,
+    smoothing_bias,
+    verify_against_simulator,
+    verify_on_record,
+)
+from tensegrity_id.mechanics.cables import fischer_burmeister, smoothed_force_density, smoothing_peak_bias
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
 PRISM = {
     "generator": "prism",
     "params": {"n_bars": 3, "twist_deg": 45.0, "radius": 1.0, "height": 1.0, "gravity": 9.81},
@@ -18,8 +22,18 @@ PRISM = {
 }
 
 
-def _record(spec, drive, amplitude, t_end=3.0):
-    s = build_structure("s", spec)
+@pytest.fixture(scope="module")
+def prism45():
+    return build_structure("prism45", PRISM)
+
+
+@pytest.fixture
+def structure(request):
+    """The structure fixture named by the parameter (``x1`` from conftest, ``prism45`` above)."""
+    return request.getfixturevalue(request.param)
+
+
+def _record(s, drive, amplitude, t_end=3.0):
     f = forcing_from_spec(
         s, {"forcing": "harmonic", "drive": drive, "amplitude": amplitude, "frequency": 1.0}
     )
@@ -28,10 +42,14 @@ def _record(spec, drive, amplitude, t_end=3.0):
     return Dynamics(s), arrays, f, rec
 
 
-@pytest.mark.parametrize(("spec", "drive", "amp"), [(X1, [[1, 1]], 40.0), (PRISM, [[3, 0]], 55.0)])
-def test_residual_matches_simulator_through_slack_states(spec, drive, amp):
+@pytest.mark.parametrize(
+    ("structure", "drive", "amp"),
+    [("x1", [[1, 1]], 40.0), ("prism45", [[3, 0]], 55.0)],
+    indirect=["structure"],
+)
+def test_residual_matches_simulator_through_slack_states(structure, drive, amp):
     """Table 2 rows 1-2: relative residual <= 1e-12 on simulator states, slack samples included."""
-    dyn, rec, f, raw = _record(spec, drive, amp)
+    dyn, rec, f, raw = _record(structure, drive, amp)
     assert raw.n_transitions > 0
     a = verify_against_simulator(dyn, rec, f)
     b = verify_on_record(dyn, rec, f)
@@ -39,9 +57,9 @@ def test_residual_matches_simulator_through_slack_states(spec, drive, amp):
     assert a["relative"] < 1e-12 and b["relative"] < 1e-12
 
 
-def test_residual_detects_a_wrong_parameter():
+def test_residual_detects_a_wrong_parameter(x1):
     """The check can fail: a 1 % error in one force density leaves a residual far above round-off."""
-    dyn, rec, f, _ = _record(X1, [[1, 1]], 10.0)
+    dyn, rec, f, _ = _record(x1, [[1, 1]], 10.0)
     res = Residual(dyn)
     q, qd = (torch.as_tensor(rec[k][:, dyn.free]) for k in ("q", "qd"))
     qdd, lam = torch.as_tensor(rec["qdd"][:, dyn.free]), torch.as_tensor(rec["lam"])
@@ -52,9 +70,9 @@ def test_residual_detects_a_wrong_parameter():
     assert float(r.abs().max()) > 0.1  # N
 
 
-def test_force_densities_enter_the_residual_linearly():
+def test_force_densities_enter_the_residual_linearly(x1):
     """dr/dsigma_k is closed-form: with EA fixed, r is affine in sigma on a taut state."""
-    dyn, rec, f, _ = _record(X1, [[1, 1]], 10.0, t_end=1.0)
+    dyn, rec, f, _ = _record(x1, [[1, 1]], 10.0, t_end=1.0)
     res = Residual(dyn)
     i = 60
     q = torch.as_tensor(rec["q"][i : i + 1, dyn.free])
@@ -73,9 +91,9 @@ def test_force_densities_enter_the_residual_linearly():
     assert float(d1.abs().max()) > 1e-3
 
 
-def test_smoothed_law_bias_closed_form_and_below_one_percent_on_x1():
+def test_smoothed_law_bias_closed_form_and_below_one_percent_on_x1(x1):
     """Table 2 row 3: peak bias K ln2/beta, < 1 % of sigma on X1 at beta = 800."""
-    s = build_structure("x1", X1)
+    s = x1
     dyn = Dynamics(s)
     out = smoothing_bias(dyn, 800.0)
     np.testing.assert_allclose(out["peak_bias_N_per_m"], smoothing_peak_bias(dyn.K, 800.0), rtol=1e-6)
@@ -95,9 +113,9 @@ def test_fischer_burmeister_zero_set_is_the_complementarity_law(a, b, zero):
     assert (abs(fischer_burmeister(a, b)) < 1e-15) == zero
 
 
-def test_tension_law_reproduces_the_exact_law_with_elastic_tensions():
+def test_tension_law_reproduces_the_exact_law_with_elastic_tensions(x1):
     """The complementarity treatment's cable term equals the exact law when T = sigma(l) l."""
-    dyn, rec, f, _ = _record(X1, [[1, 1]], 40.0)
+    dyn, rec, f, _ = _record(x1, [[1, 1]], 40.0)
     res = Residual(dyn)
     q, qd = (torch.as_tensor(rec[k][:, dyn.free]) for k in ("q", "qd"))
     sigma, c = torch.as_tensor(dyn.params.sigma), torch.tensor(1.0)

@@ -2,17 +2,14 @@
 
 import numpy as np
 import pytest
-from tensegrity_id import IdentificationProblem, RecordData, build_structure, get_method
-from tensegrity_id.dynamics import Dynamics
-from tensegrity_id.records import forcing_from_spec
-from tensegrity_id.sensors import sensor_data
-from tensegrity_id.simulate import simulate
-
-X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method": "lp", "sigma_min": 25.0}}
+from tensegrity_id import IdentificationProblem, RecordData, get_method
+from tensegrity_id.data.records import forcing_from_spec
+from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.simulate import simulate
 
 
-def _slack(t_end):
-    s = build_structure("x1", X1)
+def _slack(s, t_end):
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": 40.0, "frequency": 1.0}
     f = forcing_from_spec(s, spec, t_end=t_end)
     rec = simulate(Dynamics(s), f, t_end=t_end)
@@ -24,10 +21,11 @@ def _slack(t_end):
 
 
 @pytest.fixture(scope="module")
-def slack_problem():
-    return _slack(3.0)
+def slack_problem(x1):
+    return _slack(x1, 3.0)
 
 
+@pytest.mark.slow
 def test_lm_shooting_recovers_a_slack_record_from_a_moderate_start(slack_problem):
     out = get_method("lm_shooting", starts=[[30.0, 1.0]], xtol=1e-6, ftol=1e-6).run(slack_problem)
     assert out["errors"]["sigma_max_pct"] < 2.0 and out["errors"]["c_pct"] < 2.0
@@ -36,10 +34,11 @@ def test_lm_shooting_recovers_a_slack_record_from_a_moderate_start(slack_problem
     assert out["inert_members"] == [0] and out["held_out_ratio"] == pytest.approx(1.0, abs=0.5)
 
 
-def test_lm_shooting_flags_a_minimum_far_above_the_noise_floor():
+@pytest.mark.slow
+def test_lm_shooting_flags_a_minimum_far_above_the_noise_floor(x1):
     """On the 5 s slack record the seed's distant guess (10 N/m, 0.3 N s/m) with a 1e-3 difference step
     heads for a local minimum far above the noise floor; the flag needs no exact parameters."""
-    out = get_method("lm_shooting", max_nfev=10, diff_step=1e-3).run(_slack(5.0))
+    out = get_method("lm_shooting", max_nfev=10, diff_step=1e-3).run(_slack(x1, 5.0))
     assert out["spurious_minimum"] is True and out["chi2"] > 100
     assert len(out["starts"]) == 1 and out["starts"][0]["start"] == [10.0, 0.3]
     assert np.isfinite(out["identified"]["c"])

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from tensegrity_id.identification import get_method
-from tensegrity_id.springrod import (
+from tensegrity_id.identify.base import get_method
+from tensegrity_id.identify.springrod import (
     SpringRod,
     black_box_fit,
     example_table,

@@ -13,8 +13,8 @@ from tensegrity_id import (
     self_stress_basis,
     static_residual,
 )
-from tensegrity_id import generators as gen
-from tensegrity_id.feasibility import prism_feasible, prism_twist_range
+from tensegrity_id.mechanics import generators as gen
+from tensegrity_id.mechanics.feasibility import prism_feasible, prism_twist_range
 
 # Table S3 of the seed: structure -> (Free, Mem., rank A, s, m)
 TABLE_S3 = {

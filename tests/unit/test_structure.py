@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from tensegrity_id import Structure, StructureError
-from tensegrity_id.generators import xframe
+from tensegrity_id.mechanics.generators import xframe
 
 
 def square(**kw):

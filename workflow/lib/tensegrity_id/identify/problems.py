@@ -71,7 +71,8 @@ def load_problem(
     sensor_npz = [None] * len(record_npz) if sensor_npz is None else _as_list(sensor_npz)
     names = [Path(js).stem for js in record_json] if names is None else list(names)
     if not (len(record_npz) == len(record_json) == len(sensor_npz) == len(names)):
-        raise ValueError("one record file, one metadata file, one sensor file and one name per record")
+        sens = ", one sensor file" if any(s is not None for s in sensor_npz) else ""
+        raise ValueError(f"one record file, one metadata file{sens} and one name per record")
     for npz, js, sens, name in zip(record_npz, record_json, sensor_npz, names, strict=True):
         meta = read_json(js)
         st = record_structure(base, meta["spec"])

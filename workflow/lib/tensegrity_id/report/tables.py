@@ -237,7 +237,8 @@ def _markdown(df: pd.DataFrame, title: str) -> str:
 
 def write_table(df: pd.DataFrame, csv_path, md_path, *, title: str) -> None:
     """Write ``df`` as CSV and as a Markdown table."""
-    Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
+    for path in (csv_path, md_path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(csv_path, index=False)
     Path(md_path).write_text(_markdown(df, title))
 

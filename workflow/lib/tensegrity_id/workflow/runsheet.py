@@ -113,16 +113,19 @@ class RunSheet:
         self.energy_records = self._record_refs("figures.energy_balance", figures.get("energy_balance", []))
         fisher = config.get("fisher", {})
         self.fisher = self._cases("fisher.cases", fisher.get("cases", []))
-        fig3 = self._cases("figures.fig3", figures.get("fig3", []))
-        self.fig3 = [c for c in fig3 if c in self.fisher]
-        self._not_in("figures.fig3", fig3, self.fisher, "fisher.cases")
+        self.fig3 = []
+        for i, c in enumerate(figures.get("fig3", [])):
+            if self._in_scope(f"figures.fig3[{i}]", c["structure"]):
+                case = self._case(f"figures.fig3[{i}]", c)
+                self._not_in(f"figures.fig3[{i}]", case, self.fisher, "fisher.cases")
+                self.fig3.append(case)
         self.series = [s for s in config.get("prestress_series", {}).get("structures", []) if s in built]
         self.grouping = []
         for s, g in config.get("grouping", {}).items():
             if s not in built:
                 continue
             case = self._case(f"grouping.{s}.case", {"structure": s, **g["case"]})
-            self._not_in(f"grouping.{s}.case", [case], self.fisher, "fisher.cases")
+            self._not_in(f"grouping.{s}.case", case, self.fisher, "fisher.cases")
             self.grouping.append({**case, "cables": list(g["cables"])})
         reg = config.get("identify", {}).get("regression", {})
         self.regression = self._record_refs("identify.regression.cases", reg.get("cases", []))
@@ -179,12 +182,11 @@ class RunSheet:
         return list({tuple(c.values()): c for c in out}.values())
 
     @staticmethod
-    def _not_in(where: str, rows: list, pool: list, pool_name: str) -> None:
-        for row in rows:
-            if row not in pool:
-                raise RunSheetError(
-                    f"config field '{where}': {row} is not among '{pool_name}'; add it there as well"
-                )
+    def _not_in(where: str, row: dict, pool: list, pool_name: str) -> None:
+        if row not in pool:
+            raise RunSheetError(
+                f"config field '{where}': {row} is not among '{pool_name}'; add it there as well"
+            )
 
     # ---------------------------------------------------------------- PINN
     def _pinn_row(self, where: str, row: dict) -> dict:

@@ -1,0 +1,266 @@
+"""Workflow support: rule library inputs from imports, the run sheet, the path provider, the config schema."""
+
+import ast
+import copy
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import update_config
+from tensegrity_id.workflow.config_check import ConfigError, check_config
+from tensegrity_id.workflow.paths import PATHS, result_path
+from tensegrity_id.workflow.rule_inputs import imported_modules, library_inputs, stage_files
+from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError, variant_name
+
+LIB = "workflow/lib"
+PKG = "workflow/lib/tensegrity_id"
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(repo, monkeypatch):
+    monkeypatch.chdir(repo)
+
+
+@pytest.fixture(scope="module")
+def default_config(repo):
+    return yaml.safe_load((repo / "config/config.yaml").read_text())
+
+
+def merged(repo, name):
+    cfg = yaml.safe_load((repo / "config/config.yaml").read_text())
+    update_config(cfg, yaml.safe_load((repo / f"config/{name}.yaml").read_text()))
+    return cfg
+
+
+def short(files):
+    return {f.removeprefix(f"{PKG}/") for f in files}
+
+
+# ------------------------------------------------------------- rule inputs
+def test_figure_rules_depend_on_their_own_plot_module_only(repo):
+    fig4 = short(library_inputs("workflow/scripts/plot_fig4.py"))
+    assert "report/plot_pinn.py" in fig4
+    assert not {f for f in fig4 if f.startswith("report/plot_") and f != "report/plot_pinn.py"}
+    assert not {f for f in fig4 if f.startswith(("mechanics/", "identify/"))}
+    fig1 = short(library_inputs("workflow/scripts/plot_fig1.py"))
+    assert {"report/plot_structures.py", "mechanics/structure.py"} <= fig1
+    assert "report/plot_pinn.py" not in fig1
+
+
+def test_baselines_do_not_depend_on_the_pinn_and_the_pinn_not_on_the_filters():
+    base = short(library_inputs("workflow/scripts/identify_baseline.py"))
+    assert {"identify/filters.py", "identify/shooting.py", "identify/problems.py", "data/sensors.py"} <= base
+    assert {"mechanics/dynamics.py", "mechanics/schemas/structure.schema.json", "__init__.py"} <= base
+    assert not {f for f in base if f.startswith("identify/pinn/")}
+    pinn = short(library_inputs("workflow/scripts/identify_pinn.py"))
+    assert {"identify/pinn/trainer.py", "identify/pinn/methods.py", "identify/residual.py"} <= pinn
+    assert "identify/filters.py" not in pinn and "identify/shooting.py" not in pinn
+
+
+def test_names_imported_from_a_package_resolve_to_their_module(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("from tensegrity_id import simulate\nfrom tensegrity_id.analysis import assess\n")
+    mods = imported_modules(script, lib_root=LIB)
+    assert mods == ["tensegrity_id.mechanics.simulate", "tensegrity_id.analysis.assessment"]
+    files = short(library_inputs(script, lib_root=LIB))
+    assert {"mechanics/simulate.py", "analysis/assessment.py", "analysis/stability.py"} <= files
+    assert "analysis/identifiability.py" not in files  # not imported by the assessment
+
+
+def test_every_script_import_is_an_input_and_the_closure_is_import_complete(repo):
+    """Each module a script imports (transitively, through the real import system) is listed."""
+    for script in sorted((repo / "workflow/scripts").glob("*.py")):
+        listed = short(library_inputs(f"workflow/scripts/{script.name}"))
+        for mod in imported_modules(script, lib_root=LIB):
+            rel = mod.removeprefix("tensegrity_id").lstrip(".").replace(".", "/")
+            assert f"{rel}.py" in listed or f"{rel}/__init__.py" in listed, (script.name, mod)
+    # against Python itself: what importing the PINN script's modules loads is what is listed
+    code = (
+        "import sys; import tensegrity_id.identify.problems, tensegrity_id.identify.base; "
+        "import tensegrity_id.identify.pinn.methods, tensegrity_id.identify.pinn.settings; "
+        "import tensegrity_id.data.runio; "
+        "print('\\n'.join(sorted(m.__file__ for n, m in sys.modules.items() "
+        "if n.startswith('tensegrity_id') and getattr(m, '__file__', None))))"
+    )
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = {str(Path(f).relative_to(repo / PKG)) for f in out.split()}
+    listed = short(library_inputs("workflow/scripts/identify_pinn.py"))
+    assert loaded <= listed, loaded - listed
+
+
+def test_every_library_module_feeds_some_rule(repo):
+    """No module is invisible to the rules (workflow support aside: the Snakefile runs it)."""
+    used = set()
+    for script in (repo / "workflow/scripts").glob("*.py"):
+        used |= short(library_inputs(f"workflow/scripts/{script.name}"))
+    for stage in ("mechanics", "data", "analysis", "identify", "report"):
+        for f in stage_files(f"tensegrity_id.{stage}", lib_root=LIB):
+            rel = str(f.relative_to(PKG))
+            if f.suffix == ".py" and "__pycache__" not in rel:
+                assert rel in used, rel
+
+
+def test_rules_take_their_library_inputs_from_their_script(repo):
+    """Every rule with a script lists lib=lib("<that script>")."""
+    for smk in (repo / "workflow/rules").glob("*.smk"):
+        for block in re.split(r"(?m)^rule ", smk.read_text())[1:]:
+            m = re.search(r'script:\s*"\.\./scripts/(\w+)\.py"', block)
+            if m:
+                assert f'lib=lib("{m.group(1)}")' in block, (smk.name, block.split(":")[0])
+
+
+def test_package_inits_import_nothing_eagerly(repo):
+    for init in (repo / PKG).rglob("__init__.py"):
+        tree = ast.parse(init.read_text())
+        for node in tree.body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                assert getattr(node, "module", None) in {"__future__", "_lazy"}, (init, ast.dump(node))
+
+
+# --------------------------------------------------------------- run sheet
+def test_default_run_sheet_counts(default_config):
+    sheet = RunSheet(default_config)
+    assert len(sheet.records) == 37 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
+    assert len(sheet.pinn) == 15 and len(sheet.table5) == 12 and len(sheet.baselines) == 6
+    assert {tuple(r) for r in sheet.pinn} == {
+        ("structure", "record", "protocol", "treatment", "steps", "seed", "variant", "settings")
+    }
+    assert sheet.pinn_records("x1", "taut_pool") == ["taut_p6", "taut_1pt", "taut_p14"]
+    assert sheet.table6_on and len(sheet.table6_baselines) == 6 and len(sheet.table6_regression) == 2
+
+
+def test_test_config_scope_drops_unbuilt_structures(repo):
+    sheet = RunSheet(merged(repo, "test"))
+    assert sheet.built == ["x1", "prism45", "t3_prism"]
+    assert {r["structure"] for r in sheet.records} == {"x1", "prism45"}
+    assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
+    assert len(sheet.pinn) == 8  # one run, Table 5 (3 treatments x 2 lengths), the Table 6 slack run
+
+
+@pytest.mark.parametrize(
+    "patch, field, text",
+    [
+        (
+            {"table5": {"cases": [{"structure": "x1", "record": "slak_1pt", "protocol": "top_node"}]}},
+            "table5.cases[0]",
+            "record 'slak_1pt'",
+        ),
+        (
+            {"fisher": {"cases": [{"structure": "x1", "record": "taut_1pt", "protocol": "nosuch"}]}},
+            "fisher.cases[0]",
+            "protocol 'nosuch'",
+        ),
+        (
+            {"figures": {"fig3": [{"structure": "x1", "record": "slack_1pt", "protocol": "single"}]}},
+            "figures.fig3[0]",
+            "not among 'fisher.cases'",
+        ),
+        (
+            {
+                "table9": {
+                    "baselines": [{"method": "ukf", "structure": "nope", "record": "a", "protocol": "b"}]
+                }
+            },
+            "table9.baselines[0]",
+            "structure 'nope'",
+        ),
+    ],
+)
+def test_bad_cross_references_name_the_field(default_config, patch, field, text):
+    cfg = copy.deepcopy(default_config)
+    update_config(cfg, patch)
+    with pytest.raises(RunSheetError, match=re.escape(f"config field '{field}'")) as err:
+        RunSheet(cfg)
+    assert text in str(err.value)
+
+
+def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
+    assert variant_name({"w_bar": 10}) == "wbar10"
+    assert variant_name({"identify_EA": True, "width": 128}) == "identifyeatrue_width128"
+    assert variant_name({"lr_net": 1e-3}) == "lrnet0.001"
+    cfg = copy.deepcopy(default_config)
+    row = {
+        "structure": "x1",
+        "record": "taut_1pt",
+        "protocol": "top_node",
+        "treatment": "smooth",
+        "steps": 12000,
+    }
+    cfg["figures"]["fig4"] += [
+        {**row, "settings": {"w_bar": 10}},
+        {**row, "settings": {"width": 128}, "variant": "wide"},
+    ]
+    sheet = RunSheet(cfg)
+    variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
+    assert set(variants) == {"wbar10", "wide"} and sheet.pinn_settings("wide") == {"width": 128}
+    assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
+        "top_node_seed0_steps12000_wbar10.json"
+    )
+    assert result_path("pinn", ".json", **sheet.fig4[0]).endswith("_steps25000.json")
+    cfg["figures"]["fig4"].append({**row, "settings": {"width": 32}, "variant": "wide"})
+    with pytest.raises(RunSheetError, match="variant 'wide' is already defined"):
+        RunSheet(cfg)
+
+
+def test_paths_fill_given_keys_and_keep_the_rest_as_wildcards():
+    assert result_path("record", ".npz", structure="x1") == "results/records/x1/{record}.npz"
+    assert result_path("baseline", "_restarts.json", method="lm_shooting") == (
+        "results/identify/lm_shooting/{structure}/{record}/{protocol}_seed{seed}_restarts.json"
+    )
+    assert all(p.count("{") == p.count("}") for p in PATHS.values())
+    with pytest.raises(KeyError, match="unknown result kind"):
+        result_path("nosuch")
+
+
+# ------------------------------------------------------- config description
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        ({"unknown_top_key": 3}, "config field 'unknown_top_key': unknown key"),
+        (
+            {"identify": {"pinn": {"settings": {"widht": 64}}}},
+            "config field 'identify.pinn.settings.widht': unknown key",
+        ),
+        ({"identify": {"pinn": {"settings": {"width": 0}}}}, "config field 'identify.pinn.settings.width'"),
+        (
+            {"identify": {"pinn": {"settings": {"dtype": "float16"}}}},
+            "config field 'identify.pinn.settings.dtype'",
+        ),
+        (
+            {"identify": {"pinn": {"settings": {"steps": 10}}}},
+            "config field 'identify.pinn.settings.steps': unknown key",
+        ),
+        (
+            {"figures": {"fig4": [["x1", "taut_1pt", "top_node", "smooth", 10, 0]]}},
+            "config field 'figures.fig4[0]'",
+        ),
+    ],
+)
+def test_schema_rejects_unknown_keys_and_bad_settings(repo, default_config, patch, message):
+    cfg = copy.deepcopy(default_config)
+    update_config(cfg, patch)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_config(cfg, repo / "config/schema.yaml")
+
+
+def test_schema_settings_agree_with_the_pinn_settings(repo):
+    """The schema describes exactly the PINN settings a config may set (steps, treatment per run)."""
+    import dataclasses
+
+    from tensegrity_id.identify.pinn.settings import PINNSettings
+
+    schema = yaml.safe_load((repo / "config/schema.yaml").read_text())
+    described = set(schema["$defs"]["pinn_settings"]["properties"])
+    fields = {f.name for f in dataclasses.fields(PINNSettings)}
+    assert described == fields - {"steps", "treatment"}
+    props = schema["$defs"]["pinn_settings"]["properties"].values()
+    assert not [p for p in props if "default" in p]  # the defaults live in PINNSettings
+
+
+def test_shipped_configs_pass(repo):
+    for name in ("test", "paper"):
+        check_config(merged(repo, name), repo / "config/schema.yaml")
