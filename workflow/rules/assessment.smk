@@ -36,8 +36,8 @@ rule assess_prestress_scan:
         runtime=5,
         mem_mb=1000,
     params:
-        scales=ASSESS.get("scan", {}).get("scales", [1.0, 0.5, 0.1, 0.0, -0.1, -1.0]),
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
+        scales=lambda w: ASSESS["scan"]["scales"],
+        tol_rel=ASSESS["tol_rel"],
     script:
         "../scripts/assess_prestress_scan.py"
 
@@ -59,8 +59,8 @@ rule assess_record:
         runtime=10,
         mem_mb=1000,
     params:
-        stride=ASSESS.get("record_stride", 1),
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
+        stride=ASSESS["record_stride"],
+        tol_rel=ASSESS["tol_rel"],
     script:
         "../scripts/assess_record.py"
 
@@ -81,7 +81,7 @@ rule assess_steel_design:
         mem_mb=1000,
     params:
         steel=ASSESS.get("steel", {}),
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
+        tol_rel=ASSESS["tol_rel"],
     script:
         "../scripts/assess_steel_design.py"
 

@@ -111,15 +111,20 @@ def pinn_inputs(kind):
     return files
 
 
-def baseline_params():
-    """Params shared by the baseline rules."""
-    return dict(
-        noise_seed=noise_seed,
-        sigma0=BASELINES.get("sigma0", SIGMA0),
-        c0=BASELINES.get("c0", C0),
-        sim=config["simulation"],
-        outcome=config["identify"]["outcome"],
-    )
+def problem_options(section):
+    """Param of the identification rules: how their problem is loaded, as keyword
+    arguments of tensegrity_id.identify.problems.load_problem (plain values)."""
+
+    def options(wildcards):
+        return dict(
+            noise_seed=noise_seed(wildcards),
+            sim=config["simulation"],
+            outcome_rule=config["identify"]["outcome"],
+            sigma0=section.get("sigma0", SIGMA0),
+            c0=section.get("c0", C0),
+        )
+
+    return options
 
 
 def labels(rows, *keys):

@@ -59,11 +59,7 @@ rule identify_pinn:
         records=lambda w: SHEET.pinn_records(w.structure, w.record),
         variant=lambda w: w.variant.lstrip("_"),
         overrides=lambda w: SHEET.pinn_settings(w.variant.lstrip("_")),
-        noise_seed=noise_seed,
-        sigma0=PINN.get("sigma0", SIGMA0),
-        c0=PINN.get("c0", C0),
-        sim=config["simulation"],
-        outcome=config["identify"]["outcome"],
+        problem=problem_options(PINN),
         checkpoint=lambda w: path("pinn_checkpoint", **w),
     script:
         "../scripts/identify_pinn.py"
@@ -121,7 +117,7 @@ rule identify_baseline:
         runtime=60,
         mem_mb=2000,
     params:
-        **baseline_params(),
+        problem=problem_options(BASELINES),
         method=lambda w: w.method,
         options=lambda w: BASELINES["methods"].get(w.method) or {},
     script:
@@ -150,7 +146,7 @@ rule lm_restarts:
         runtime=120,
         mem_mb=2000,
     params:
-        **baseline_params(),
+        problem=problem_options(BASELINES),
         method="lm_shooting",
         options=lambda w: {
             **(BASELINES["methods"].get("lm_shooting") or {}),
@@ -181,9 +177,9 @@ rule lm_landscape:
         runtime=60,
         mem_mb=2000,
     params:
-        **baseline_params(),
-        n_line=BASELINES.get("landscape", {}).get("n_line", 49),
-        n_grid=BASELINES.get("landscape", {}).get("n_grid", 9),
+        problem=problem_options(BASELINES),
+        n_line=BASELINES["landscape"]["n_line"],
+        n_grid=BASELINES["landscape"]["n_grid"],
     script:
         "../scripts/scan_shooting_landscape.py"
 
@@ -239,7 +235,7 @@ rule baseline_variants:
         runtime=180,
         mem_mb=2000,
     params:
-        **baseline_params(),
+        problem=problem_options(BASELINES),
         method=lambda w: w.method,
         options=lambda w: BASELINES["methods"].get(w.method) or {},
         variants=lambda w: BASELINES["variants"][w.study]["options"],

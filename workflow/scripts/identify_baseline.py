@@ -29,11 +29,7 @@ problem = load_problem(
     inp.sensors,
     names=[wc.record],
     seed=int(wc.seed),
-    noise_seed=par.noise_seed,
-    sim=par.sim,
-    outcome_rule=par.outcome,
-    sigma0=par.sigma0,
-    c0=par.c0,
+    **par.problem,
 )
 options = dict(par.options)
 if name == "lm_shooting":  # Jacobian columns on the job's cores

@@ -37,11 +37,7 @@ problem = load_problem(
     inp.sensors,
     names=par.records,
     seed=int(wc.seed),
-    noise_seed=par.noise_seed,
-    sim=par.sim,
-    outcome_rule=par.outcome,
-    sigma0=par.sigma0,
-    c0=par.c0,
+    **par.problem,
 )
 log.info(
     "%s; records %s, protocol %s, seed %s, settings %s",

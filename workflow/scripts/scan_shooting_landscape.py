@@ -19,11 +19,8 @@ problem = load_problem(
     inp.record_npz,
     inp.record_json,
     inp.sensors,
-    names=[snakemake.wildcards.record],  # noqa: F821
-    noise_seed=par.noise_seed,
-    sim=par.sim,
-    sigma0=par.sigma0,
-    c0=par.c0,
+    names=[wc.record],
+    **par.problem,
 )
 scan = misfit_landscape(problem, n_line=par.n_line, n_grid=par.n_grid)
 i_exact = min(range(len(scan["s_line"])), key=lambda i: abs(scan["s_line"][i] - 1.0))
