@@ -6,6 +6,7 @@ from snakemake.exceptions import WorkflowError
 from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
+from tensegrity_id.workflow.runsheet import BASELINE_METHODS as BASELINE_ROW_METHODS
 
 # ------------------------------------------------------------------ paths
 # pypsa-eur's resources()/logs()/benchmarks() style: one place that knows
@@ -43,10 +44,9 @@ def lib(script):
 # -------------------------------------------------------------- run sheet
 # Every job as a row with named keys, validated once (Snakefile: SHEET).
 STRUCTURES = SHEET.structures
-BUILT = SHEET.built
 PINN = config.get("identify", {}).get("pinn", {})
 BASELINES = config.get("identify", {}).get("baselines", {})
-BASELINE_METHODS = ["lm_shooting", "ukf", "pf_enkf"]
+BASELINE_METHODS = list(BASELINE_ROW_METHODS)
 ASSESS = config.get("assessment", {})
 TABLE6 = config.get("table6", {})
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "BASELINE_METHODS",
     "PINN_KEYS",
     "BASELINE_KEYS",
     "CASE_KEYS",
