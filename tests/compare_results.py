@@ -16,7 +16,7 @@ Usage::
 * ``png``   decoded pixels (``matplotlib.image.imread``) equal; else the fraction of differing pixels.
 * ``md``    exact text; the first differing line is reported (as ``text``), with a note when the
   differing lines differ only in numbers (e.g. timing columns of a table).
-* ``pdf``   bytes; PDFs embed creation dates, so differing bytes count as "not compared", not as a difference.
+* ``pdf``   bytes with the embedded ``/CreationDate`` and ``/ModDate`` masked (matplotlib writes them).
 * ``other`` bytes (first differing line when both are text).
 
 Skipped: ``checkpoints/`` and ``benchmarks/`` (timings), hidden files and folders, temporary files.
@@ -443,6 +443,18 @@ def compare_md(old: Path, new: Path, ignored: tuple[str, ...]) -> str | None:
     return None if ma == mb else text_diff(a, b)
 
 
+_PDF_DATES = re.compile(rb"/(CreationDate|ModDate) *\(D:[^)]*\)")
+
+
+def compare_pdf(old: Path, new: Path) -> str | None:
+    """PDFs compared byte for byte with their embedded dates masked; None when equal."""
+    a, b = (_PDF_DATES.sub(b"", p.read_bytes()) for p in (old, new))
+    if a == b:
+        return None
+    offset = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return f"pdf: bytes differ beyond the embedded dates (sizes {len(a)}, {len(b)}; first at byte {offset})"
+
+
 def compare_bytes(old: Path, new: Path) -> str:
     """A description of how two files with different bytes differ (first line when both are text)."""
     a, b = old.read_bytes(), new.read_bytes()
@@ -469,7 +481,7 @@ def compare_file(old: Path, new: Path, rel: str, ignored: tuple[str, ...]) -> Fi
         elif kind == "png":
             detail = compare_png(old, new)
         elif kind == "pdf":
-            return FileResult(rel, kind, "not_compared", "pdf (not compared): bytes differ, embedded dates")
+            detail = compare_pdf(old, new)
         elif kind == "md":
             detail = compare_md(old, new, ignored)
         else:

@@ -212,8 +212,12 @@ def test_pdf_bytes_allowed_md_text_not(trees):
     old, new = trees
     (new / "figures" / "fig.pdf").write_bytes(b"%PDF-1.4\n/CreationDate (D:20250505)\n%%EOF\n")
     report = cr.compare_trees(old, new)
-    (pdf,) = _only(report, "not_compared")
-    assert pdf.type == "pdf" and report.exit_code() == 0
+    assert not _only(report, "different") and report.exit_code() == 0  # only the embedded date differs
+    (new / "figures" / "fig.pdf").write_bytes(b"%PDF-1.5\n/CreationDate (D:20250505)\n%%EOF\n")
+    report = cr.compare_trees(old, new)
+    (pdf,) = _only(report, "different")
+    assert pdf.type == "pdf" and "beyond the embedded dates" in pdf.detail and report.exit_code() == 1
+    (new / "figures" / "fig.pdf").write_bytes(b"%PDF-1.4\n/CreationDate (D:20250505)\n%%EOF\n")
 
     (new / "tables" / "table2.md").write_text(
         "| method | err | wall_s |\n|---|---|---|\n| lm | 0.1 | 9.9 |\n"
