@@ -6,7 +6,7 @@ from snakemake.exceptions import WorkflowError
 from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
-from tensegrity_id.workflow.runsheet import BASELINE_METHODS as BASELINE_ROW_METHODS
+from tensegrity_id.workflow.runsheet import BASELINE_METHODS
 
 # ------------------------------------------------------------------ paths
 # pypsa-eur's resources()/logs()/benchmarks() style: one place that knows
@@ -46,7 +46,6 @@ def lib(script):
 STRUCTURES = SHEET.structures
 PINN = config.get("identify", {}).get("pinn", {})
 BASELINES = config.get("identify", {}).get("baselines", {})
-BASELINE_METHODS = list(BASELINE_ROW_METHODS)
 ASSESS = config.get("assessment", {})
 TABLE6 = config.get("table6", {})
 

@@ -38,10 +38,6 @@ __all__ = ["PACKAGE", "library_inputs", "stage_files", "imported_modules"]
 PACKAGE = "tensegrity_id"
 
 
-def _lib_root(lib_root) -> Path:
-    return Path(lib_root)
-
-
 def _is_package(root: Path, dotted: str) -> bool:
     return (root / dotted.replace(".", "/") / "__init__.py").is_file()
 
@@ -79,7 +75,7 @@ def imported_modules(path, *, module: str | None = None, lib_root="workflow/lib"
     lib_root : path
         The folder holding the ``tensegrity_id`` package.
     """
-    root = _lib_root(lib_root)
+    root = Path(lib_root)
     tree = ast.parse(Path(path).read_text(), filename=str(path))
     is_pkg = Path(path).name == "__init__.py"
     out = []
@@ -113,7 +109,7 @@ def imported_modules(path, *, module: str | None = None, lib_root="workflow/lib"
 
 def stage_files(stage: str, *, lib_root="workflow/lib") -> list[Path]:
     """Every file of one stage, a sub-package such as ``tensegrity_id.mechanics`` (modules and data)."""
-    folder = _lib_root(lib_root) / stage.replace(".", "/")
+    folder = Path(lib_root) / stage.replace(".", "/")
     return sorted(f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts)
 
 
@@ -138,6 +134,12 @@ def _module_of(root: Path, path: Path) -> str:
 
 
 @cache
+def _library_imports(root: Path, path: Path) -> tuple[str, ...]:
+    """The imports of one library file, parsed once per process (every script's closure reads them)."""
+    return tuple(imported_modules(path, module=_module_of(root, path), lib_root=root))
+
+
+@cache
 def _closure(root: Path, start: tuple[str, ...]) -> tuple[str, ...]:
     seen: set[str] = set()
     files: set[Path] = set()
@@ -153,7 +155,7 @@ def _closure(root: Path, start: tuple[str, ...]) -> tuple[str, ...]:
         for f in _files_of(root, dotted):
             files.add(f)
             if f.suffix == ".py":
-                todo += imported_modules(f, module=_module_of(root, f), lib_root=root)
+                todo += _library_imports(root, f)
     return tuple(sorted(str(f) for f in files))
 
 
@@ -174,6 +176,6 @@ def library_inputs(script, *, lib_root="workflow/lib") -> list[str]:
     >>> "workflow/lib/tensegrity_id/report/plot_pinn.py" in files  # doctest: +SKIP
     True
     """
-    root = _lib_root(lib_root)
+    root = Path(lib_root)
     mods = imported_modules(script, lib_root=root)
     return list(_closure(root, tuple(mods))) if mods else []
