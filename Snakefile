@@ -103,6 +103,7 @@ rule all:
         series=paths("series", [{"structure": s} for s in SHEET.series]),
         grouping=paths("grouping", SHEET.grouping),
         pinn=paths("pinn", SHEET.pinn, ".json"),
+        pinn_groups=paths("pinn_group", SHEET.pinn_groups),
         table5=rules.make_table5.output if SHEET.table5 else [],
         pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
         fig4=rules.plot_fig4.output if SHEET.fig4 else [],

@@ -1,15 +1,30 @@
-"""Speed of the physics-informed identification on the X1 taut record (issue target: 25 000 steps <= 280 s).
+"""Speed of the physics-informed identification on the X1 taut record: the step, a full run, a batch of seeds.
 
-Run on demand on one core::
+Run on demand, on one core::
 
-    python tests/benchmarks/bench_pinn.py            # per-step medians, extrapolated to 25 000 steps
-    python tests/benchmarks/bench_pinn.py --full 3   # also three complete 25 000-step runs
+    python tests/benchmarks/bench_pinn.py                  # per-step medians of every step variant
+    python tests/benchmarks/bench_pinn.py --full 3         # also three complete 25 000-step runs
+    python tests/benchmarks/bench_pinn.py --seeds 8        # also 8 seeds as one batch against one seed
 
-Measures the one-pass (forward-mode Taylor) training step and the naive step
-that loops ``torch.autograd.grad`` over the displacement outputs (two reverse
-passes per output), in the training dtype (float32) and in float64, and
-reports medians and their ratio.  Writes
-``results/benchmarks/pinn_speed.{json,png}``.
+Step variants, timed in the same process in float32 (the training dtype):
+``naive`` (the displacement derivatives by looping ``torch.autograd.grad``
+over the outputs), ``eager`` (one-pass Taylor streams, eager PyTorch) and
+``fast`` (the eager step compiled by ``torch.compile``; absent without a
+C++ compiler), and the eager step in float64.  ``--seeds N`` times N seeds
+trained as one batch and one seed alone, both complete runs of ``--batch-steps``
+steps (the compile time included), and the ``torch.func.vmap`` formulation
+of the same batch (stacked parameters through ``functional_call``) per step
+against the batched matrix products the trainer uses.  It also states how
+close each batch member ends to the same seed trained alone.
+
+Targets (issue 15): a 25 000-step run <= 90 s; N = 8 seeds as one batch <= 3x
+one seed.  The arithmetic of a step is reported beside them: the floating
+point operations of its matrix products and this core's matrix-product rate
+bound how much a batch can save.
+
+Writes ``results/benchmarks/pinn_speed.{json,png}`` and, with ``--seeds``,
+``results/benchmarks/pinn_batched.{json,png}`` (keys ``n_seeds``, ``steps``,
+``single_wall_s``, ``batched_wall_s``, ``ratio``, ...).
 """
 
 from __future__ import annotations
@@ -20,20 +35,33 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import OUT, summary, timed, write, x1_record  # noqa: E402
+from tensegrity_id.data.sensors import noise_realization  # noqa: E402
+from tensegrity_id.identify.base import RecordData  # noqa: E402
 from tensegrity_id.identify.pinn import PINNSettings, PINNTrainer  # noqa: E402
+from tensegrity_id.identify.pinn.compile import cxx_compiler  # noqa: E402
 from tensegrity_id.identify.pinn.net import derivatives_autograd  # noqa: E402
+from tensegrity_id.identify.scoring import parameter_errors  # noqa: E402
 
 STEPS = 25_000
+TARGET_S = 90.0
+TARGET_RATIO = 3.0
 
 
-def trainer(rd, s, dtype):
-    return PINNTrainer(
-        s, [rd], PINNSettings(steps=STEPS, log_every=0, dtype=dtype), seed=0, lambda0=s.bar_sigma
-    )
+def trainer(s, records, seeds, *, dtype="float32", compile=False, steps=STEPS):
+    st = PINNSettings(steps=steps, log_every=0, dtype=dtype, compile=compile)
+    return PINNTrainer(s, records, st, seeds=seeds, lambda0=s.bar_sigma)
+
+
+def noisy(rd, seeds):
+    return [
+        [RecordData(rd.name, rd.forcing, noise_realization(rd.sensors, k), rd.states, rd.n_transitions)]
+        for k in seeds
+    ]
 
 
 def naive(tr):
@@ -53,71 +81,233 @@ def per_step(tr, n: int, repeats: int) -> list[float]:
     def chunk():
         tr.train(until=tr.step + n)
 
-    tr.train(until=20)  # warm-up
+    tr.train(until=20)  # warm-up (and the compilation of a compiled step)
     return [t / n for t in timed(chunk, repeats)]
+
+
+def step_flops(tr) -> float:
+    """Floating-point operations of one step's trunk and head matrix products (all members)."""
+    n = 3 * (tr.settings.n_colloc * len(tr.recs) + sum(r.tau_train.shape[0] for r in tr.recs))
+    dims = [tr.net.n_in] + [tr.settings.width] * tr.settings.depth
+    n_out = tr.net.n_free + tr.net.n_bars + tr.net.n_tension
+    fwd = sum(a * b for a, b in zip(dims[:-1], dims[1:], strict=True)) + dims[-1] * n_out
+    grad_w = fwd
+    grad_a = fwd - dims[0] * dims[1]  # no gradient with respect to the fixed input features
+    return 2.0 * n * (fwd + grad_w + grad_a) * tr.n_members
+
+
+def gemm_rate() -> float:
+    """This core's float32 rate (flop/s) on the trunk's product shape (3 x 607 points, width 64)."""
+    A, W = torch.randn(1821, 64), torch.randn(64, 64)
+    t = statistics.median(timed(lambda: [A @ W.T for _ in range(200)], 7)) / 200
+    return 2 * 1821 * 64 * 64 / t
+
+
+def full_run(tr) -> float:
+    t0 = time.perf_counter()
+    tr.train()
+    return time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------ vmap
+def vmap_step_fn(s, records, seeds):
+    """One training step of the batch written with ``torch.func``: per-member functions of one
+    member's parameters (``functional_call`` on a one-member trainer), vmapped over stacked parameters."""
+    from torch.func import functional_call, grad, vmap
+
+    one = trainer(s, records[:1], seeds[:1])
+    batch = trainer(s, records, seeds)
+    names = [n for n, _ in one.net.named_parameters()]
+    stacked = {n: p.detach()[:, None].clone() for n, p in batch.net.named_parameters()}
+    phys = [batch.log_sigma.detach()[:, None].clone(), batch.log_c.detach()[:, None].clone()]
+    a_train = batch.recs[0].a_train[:, None]
+    scale = batch.data_scale[:, None]
+
+    class MemberLoss(torch.nn.Module):  # the one-member trainer's loss as a module of its network
+        def __init__(self):
+            super().__init__()
+            self.net = one.net
+
+        def forward(self, tau_c, fext):
+            return one.loss_terms(tau_c, fext)["total"].sum()
+
+    loss = MemberLoss()
+
+    def member_loss(params, log_sigma, log_c, tau_c, fext, a, ds):
+        one.log_sigma, one.log_c, one.data_scale = log_sigma, log_c, ds
+        one.recs[0].a_train = a
+        return functional_call(loss, {f"net.{n}": p for n, p in params.items()}, (tau_c, fext))
+
+    g = vmap(grad(member_loss, argnums=(0, 1, 2)))
+    leaves = [stacked[n] for n in names] + phys
+    opt = torch.optim.Adam([torch.nn.Parameter(x) for x in leaves], lr=1e-3, fused=True)
+
+    def step():
+        tau, fext = batch.sample()
+        gp, gs, gc = g(stacked, phys[0], phys[1], tau[:, None], fext[:, None], a_train, scale)
+        for p, gr in zip(opt.param_groups[0]["params"], [gp[n] for n in names] + [gs, gc], strict=True):
+            p.grad = gr
+        opt.step()
+
+    return step
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=2000, help="steps per timed chunk")
+    ap.add_argument("--steps", type=int, default=1000, help="steps per timed chunk")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--full", type=int, default=0, help="complete 25 000-step runs to time")
+    ap.add_argument("--seeds", type=int, default=0, help="time a batch of this many seeds")
+    ap.add_argument("--batch-steps", type=int, default=STEPS, help="steps of the batch comparison")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
     s, rd, _ = x1_record()
-    res = {"threads": 1, "steps_target": STEPS, "target_s": 280.0}
-    for dtype in ("float32", "float64"):
-        one = per_step(trainer(rd, s, dtype), args.steps, args.repeats)
-        slow = per_step(naive(trainer(rd, s, dtype)), max(args.steps // 10, 50), max(args.repeats // 2, 2))
-        res[dtype] = {
-            "one_pass_step_s": summary(one),
-            "naive_step_s": summary(slow),
-            "ratio_naive_over_one_pass": statistics.median(slow) / statistics.median(one),
-            "extrapolated_25k_s": statistics.median(one) * STEPS,
-        }
-        print(
-            f"{dtype}: one-pass {1e3 * statistics.median(one):.2f} ms/step "
-            f"(25k steps ~ {statistics.median(one) * STEPS:.0f} s), "
-            f"naive {1e3 * statistics.median(slow):.2f} ms/step, "
-            f"ratio {res[dtype]['ratio_naive_over_one_pass']:.1f}"
-        )
+    fast = cxx_compiler() is not None
+    res = {"threads": 1, "steps_target": STEPS, "target_s": TARGET_S, "compiler": cxx_compiler()}
+    variants = {"eager": {}, "fast": {"compile": True}} if fast else {"eager": {}}
+    steps = {}
+    for name, kw in variants.items():
+        steps[name] = per_step(trainer(s, [rd], 0, **kw), args.steps, args.repeats)
+    steps["naive"] = per_step(
+        naive(trainer(s, [rd], 0)), max(args.steps // 10, 50), max(args.repeats // 2, 2)
+    )
+    steps["eager_float64"] = per_step(trainer(s, [rd], 0, dtype="float64"), args.steps // 2, args.repeats)
+    best = "fast" if fast else "eager"
+    med = {k: statistics.median(v) for k, v in steps.items()}
+    tr = trainer(s, [rd], 0)
+    flops, rate = step_flops(tr), gemm_rate()
+    res["step_s"] = {k: summary(v) for k, v in steps.items()}
+    res["fast_step"] = best
+    res["ratios"] = {f"{k}_over_{best}": med[k] / med[best] for k in med if k != best}
+    res["extrapolated_25k_s"] = {k: v * STEPS for k, v in med.items()}
+    res["arithmetic"] = {
+        "matmul_flop_per_step": flops,
+        "matmul_rate_flop_s": rate,
+        "matmul_floor_step_s": flops / rate,
+    }
+    for k, v in med.items():
+        print(f"{k:14s} {1e3 * v:7.2f} ms/step   (25 000 steps ~ {v * STEPS:5.0f} s)")
+    print(
+        f"matrix products alone: {1e3 * flops / rate:.2f} ms/step "
+        f"({flops / 1e6:.0f} Mflop at {rate / 1e9:.0f} Gflop/s)"
+    )
     if args.full:
-        walls = []
-        for _ in range(args.full):
-            tr = trainer(rd, s, "float32")
-            t0 = time.perf_counter()
-            tr.train()
-            walls.append(time.perf_counter() - t0)
+        walls = [full_run(trainer(s, [rd], 0, compile=fast)) for _ in range(args.full)]
         res["full_25k_s"] = summary(walls)
-        print(f"full 25 000-step runs: median {statistics.median(walls):.0f} s over {len(walls)}")
-    path = write("pinn_speed", res)
-    plot(res)
-    print(f"wrote {path}")
+        res["full_25k_step"] = best
+        print(
+            f"full 25 000-step runs ({best} step, compile included): median {statistics.median(walls):.0f} s"
+        )
+    write("pinn_speed", res)
+    plot_speed(res)
+    if args.seeds:
+        batched(s, rd, args.seeds, args.batch_steps, fast, rate)
 
 
-def plot(res):
+def batched(s, rd, n_seeds, n_steps, fast, rate):
+    seeds = list(range(n_seeds))
+    recs = noisy(rd, seeds)
+    single = trainer(s, recs[:1], seeds[:1], compile=fast, steps=n_steps)
+    single_wall = full_run(single)
+    batch = trainer(s, recs, seeds, compile=fast, steps=n_steps)
+    batched_wall = full_run(batch)
+    alone = [single.parameters_now()[0]]
+    for k in seeds[1:]:
+        one = trainer(s, recs[k : k + 1], [k], compile=fast, steps=n_steps)
+        one.train()
+        alone.append(one.parameters_now()[0])
+    inside = batch.parameters_now()
+    exact = {"sigma": s.sigma, "c": float(np.mean(s.cable_damping)), "EA": float(np.mean(s.cable_EA))}
+
+    def max_err(p):
+        return parameter_errors(s, p, exact)["errors"]["sigma_max_pct"]
+
+    ok = [k for k in range(s.n_cables) if k not in parameter_errors(s, alone[0], exact)["inert_members"]]
+    rel = [
+        float(np.max(np.abs(b["sigma"][ok] / a["sigma"][ok] - 1))) for a, b in zip(alone, inside, strict=True)
+    ]
+    err_alone, err_batch = [max_err(a) for a in alone], [max_err(b) for b in inside]
+    # per-step: batched matrix products (the trainer) against torch.func.vmap, eager, same batch
+    bmm = per_step(trainer(s, recs, seeds), 200, 3)
+    vstep = vmap_step_fn(s, recs, seeds)
+    vstep()
+    vm = [t / 50 for t in timed(lambda: [vstep() for _ in range(50)], 3)]
+    flops = step_flops(batch)
+    out = {
+        "n_seeds": n_seeds,
+        "steps": n_steps,
+        "step": "fast" if fast else "eager",
+        "threads": 1,
+        "single_wall_s": single_wall,
+        "batched_wall_s": batched_wall,
+        "ratio": batched_wall / single_wall,
+        "target_ratio": TARGET_RATIO,
+        "per_seed_speedup": n_seeds * single_wall / batched_wall,
+        "arithmetic_floor_ratio": n_seeds * step_flops(single) / rate / (single_wall / n_steps),
+        "batch_matmul_floor_s": n_steps * flops / rate,
+        "eager_step_s": {"batched_matmul": summary(bmm), "vmap": summary(vm)},
+        "vmap_over_batched_matmul": statistics.median(vm) / statistics.median(bmm),
+        "members_vs_alone_max_rel_sigma": rel,
+        "sigma_max_err_pct": {"alone": err_alone, "in_batch": err_batch},
+    }
+    print(
+        f"{n_seeds} seeds as one batch: {batched_wall:.0f} s against {single_wall:.0f} s for one "
+        f"(ratio {out['ratio']:.2f}, target {TARGET_RATIO}); per-step eager vmap / batched products "
+        f"{out['vmap_over_batched_matmul']:.2f}; members vs alone: max relative sigma difference "
+        f"{max(rel):.1e}"
+    )
+    write("pinn_batched", out)
+    plot_batched(out)
+
+
+def plot_speed(res):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5.5, 3.2))
-    labels, vals = [], []
-    for dtype in ("float32", "float64"):
-        labels += [f"one-pass\n{dtype}", f"naive\n{dtype}"]
-        vals += [
-            res[dtype]["one_pass_step_s"]["median"] * STEPS,
-            res[dtype]["naive_step_s"]["median"] * STEPS,
-        ]
-    ax.bar(labels, vals, color=["C0", "C3", "C0", "C3"])
-    ax.axhline(res["target_s"], color="k", ls="--", lw=1, label="target 280 s")
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    names = list(res["extrapolated_25k_s"])
+    vals = [res["extrapolated_25k_s"][k] for k in names]
+    ax.bar(names, vals, color=["C0" if k == res["fast_step"] else "C7" for k in names])
+    ax.axhline(res["target_s"], color="k", ls="--", lw=1, label=f"target {res['target_s']:.0f} s")
+    ax.axhline(
+        res["arithmetic"]["matmul_floor_step_s"] * STEPS,
+        color="C3",
+        ls=":",
+        lw=1,
+        label="matrix products alone",
+    )
     if "full_25k_s" in res:
-        ax.axhline(res["full_25k_s"]["median"], color="C2", lw=1, label="measured full run (float32)")
+        ax.axhline(res["full_25k_s"]["median"], color="C2", lw=1, label="measured full run")
     ax.set_yscale("log")
     ax.set_ylabel("25 000 X1 steps, one core (s)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(OUT / "pinn_speed.png", dpi=150)
+
+
+def plot_batched(out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    n = out["n_seeds"]
+    ax.bar(
+        ["one seed", f"{n} seeds, one batch", f"{n} seeds, one by one"],
+        [out["single_wall_s"], out["batched_wall_s"], n * out["single_wall_s"]],
+        color=["C0", "C1", "C7"],
+    )
+    ax.axhline(
+        out["target_ratio"] * out["single_wall_s"], color="k", ls="--", lw=1, label="target (3x one seed)"
+    )
+    ax.axhline(out["batch_matmul_floor_s"], color="C3", ls=":", lw=1, label="batch: matrix products alone")
+    ax.set_ylabel(f"wall time of {out['steps']} steps, one core (s)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(OUT / "pinn_batched.png", dpi=150)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,15 @@ def run(workdir, *args, check=True, targets=()):
 
 
 def scheduled(workdir, *extra):
-    """Rule -> job count of a dry run."""
+    """Rule -> job count of a dry run (the PINN seed-group rules identify_pinn_* counted as identify_pinn)."""
     out = run(workdir, "-n", *extra).stdout
     table = out.split("Job stats:")[1] if "Job stats:" in out else ""
-    return {m[0]: int(m[1]) for m in re.findall(r"^(\w+)\s+(\d+)$", table, re.M) if m[0] != "total"}
+    jobs: dict[str, int] = {}
+    for name, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.M):
+        if name != "total":
+            name = "identify_pinn" if name.startswith("identify_pinn_") else name
+            jobs[name] = jobs.get(name, 0) + int(n)
+    return jobs
 
 
 @pytest.fixture(scope="module")
@@ -121,12 +126,30 @@ def test_pinn_outputs_follow_contracts(workdir):
     assert hist["step"].iloc[-1] == 300
     z = np.load(f"{base}_series.npz")
     assert z["true"].shape == z["resim"].shape == (501,)
-    assert not (workdir / "results/checkpoints/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300.pt").exists()
-    log = (workdir / "logs/identify_pinn/smooth/x1/taut_1pt/top_node_seed0_steps300.log").read_text()
-    assert "step 300/300" in log and "ETA" in log
+    assert not (
+        workdir / "results/checkpoints/pinn_smooth/x1/taut_1pt/top_node_seeds0-1_steps300.pt"
+    ).exists()
+    # seeds 0 and 1 trained as one batch: one log, both seeds' files, the group summary
+    log = (workdir / "logs/identify_pinn/smooth/x1/taut_1pt/top_node_seeds0-1_steps300.log").read_text()
+    assert "step 300/300, 2 seeds" in log and "ETA" in log and "seed 1: max sigma error" in log
+    r1 = json.loads(
+        (workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed1_steps300.json").read_text()
+    )
+    assert r1["seed"] == 1 and r1["batch"]["seeds"] == [0, 1] and r["batch"] == r1["batch"]
+    assert r1["identified"] != r["identified"] and r["step_mode"] == "eager" and r["diverged"] is None
+    summ = json.loads(
+        (workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300.json").read_text()
+    )
+    assert summ["seeds"] == [0, 1] and summ["n_seeds"] == 2
+    err = [r["errors"]["sigma_max_pct"], r1["errors"]["sigma_max_pct"]]
+    assert summ["errors"]["sigma_max_pct"]["mean"] == pytest.approx(sum(err) / 2)
+    assert (summ["errors"]["sigma_max_pct"]["min"], summ["errors"]["sigma_max_pct"]["max"]) == (
+        min(err),
+        max(err),
+    )
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 8
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 9
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
     assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
@@ -230,9 +253,24 @@ def test_a_pinn_settings_variant_is_a_row_with_its_own_path(workdir):
 def test_pinn_run_is_deterministic(workdir):
     path = workdir / "results/identify/pinn_event/x1/slack_1pt/top_node_seed0_steps100.json"
     first = json.loads(path.read_text())
-    run(workdir, "--forcerun", "identify_pinn", targets=[str(path.relative_to(workdir))])
+    rule = "identify_pinn_event_x1_slack_1pt_top_node_steps100"
+    run(workdir, "--forcerun", rule, targets=[str(path.relative_to(workdir))])
     again = json.loads(path.read_text())
     assert again["identified"] == first["identified"] and again["errors"] == first["errors"]
+
+
+def test_changing_the_seed_list_reruns_only_that_group(workdir):
+    extra = workdir / "seeds.yaml"
+    extra.write_text(
+        "identify:\n  pinn:\n    runs:\n      - {structure: x1, records: [taut_1pt], protocol: top_node, "
+        "treatments: [smooth], steps: [300], seeds: [0, 1, 2]}\n"
+    )
+    out = run(workdir, "-n", "--configfile", "config/test.yaml", str(extra)).stdout
+    assert "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" in out
+    assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed2_steps300.json" in out
+    jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
+    assert jobs.get("identify_pinn") == 1  # the other seven PINN groups stay
+    assert not {"identify_baseline", "simulate_record", "make_table5"} & set(jobs)
 
 
 def test_changing_one_sigma_min_reruns_only_that_chain(workdir):

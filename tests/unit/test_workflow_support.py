@@ -12,7 +12,7 @@ from snakemake.utils import update_config
 from tensegrity_id.workflow.config_check import ConfigError, check_config
 from tensegrity_id.workflow.paths import PATHS, result_path
 from tensegrity_id.workflow.rule_inputs import imported_modules, library_inputs, stage_files
-from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError, variant_name
+from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError, seeds_label, variant_name
 
 LIB = "workflow/lib"
 PKG = "workflow/lib/tensegrity_id"
@@ -138,7 +138,29 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     assert sheet.built == ["x1", "prism45", "t3_prism"]
     assert {r["structure"] for r in sheet.records} == {"x1", "prism45"}
     assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
-    assert len(sheet.pinn) == 8  # one run, Table 5 (3 treatments x 2 lengths), the Table 6 slack run
+    assert (
+        len(sheet.pinn) == 9
+    )  # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run
+
+
+def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
+    """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
+    sheet = RunSheet(merged(repo, "test"))
+    assert len(sheet.pinn_groups) == 8
+    g = sheet.pinn_groups[0]
+    assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
+    assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
+    rows = sorted((r["record"], r["treatment"], r["steps"], r["seed"]) for r in sheet.pinn)
+    grouped = sorted(
+        (g["record"], g["treatment"], g["steps"], k) for g in sheet.pinn_groups for k in g["seeds"]
+    )
+    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 8
+    assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
+    assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
+    assert (
+        result_path("pinn_group", **g)
+        == "results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300.json"
+    )
 
 
 @pytest.mark.parametrize(

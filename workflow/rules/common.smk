@@ -1,6 +1,8 @@
 # Helpers shared by the rule files. The path provider, the run sheet, the
 # library inputs and config look-ups.  Every result path is built here.
 
+from types import SimpleNamespace
+
 from snakemake.exceptions import WorkflowError
 
 from tensegrity_id.identify.base import C0, SIGMA0
@@ -92,22 +94,59 @@ def noise_seed(wildcards):
     )
 
 
-def pinn_inputs(kind):
-    """Input function: record arrays, metadata or sensor files of a PINN case
-    (a group of pooled records or one record)."""
-
-    def files(w):
-        recs = SHEET.pinn_records(w.structure, w.record)
-        if kind == "sensors":
-            return [
-                path("sensors", structure=w.structure, record=r, protocol=w.protocol)
-                for r in recs
-            ]
+def pinn_inputs(kind, group):
+    """Record arrays, metadata or sensor files of a PINN seed group (its pooled
+    records, or its one record)."""
+    recs = SHEET.pinn_records(group["structure"], group["record"])
+    if kind == "sensors":
         return [
-            path("record", f".{kind}", structure=w.structure, record=r) for r in recs
+            path(
+                "sensors",
+                structure=group["structure"],
+                record=r,
+                protocol=group["protocol"],
+            )
+            for r in recs
         ]
+    return [
+        path("record", f".{kind}", structure=group["structure"], record=r) for r in recs
+    ]
 
-    return files
+
+def pinn_outputs(group, suffix):
+    """One result file per seed of a PINN seed group (the per-seed contract paths)."""
+    return [path("pinn", suffix, **group, seed=seed) for seed in group["seeds"]]
+
+
+def pinn_job_name(group, suffix):
+    """Log and benchmark name of a PINN seed group's job."""
+    variant = f"_{group['variant']}" if group["variant"] else ""
+    return (
+        f"identify_pinn/{group['treatment']}/{group['structure']}/{group['record']}/"
+        f"{group['protocol']}_seeds{group['label']}_steps{group['steps']}{variant}{suffix}"
+    )
+
+
+# Batch jobs: threads and cluster requests follow the batch size (config
+# identify.pinn.batch); the step cost per record is about step_s(1 thread) =
+# 4 ms + 3 ms per seed in float32 (tests/benchmarks/bench_pinn.py).
+PINN_BATCH = PINN.get("batch", {})
+
+
+def pinn_threads(group):
+    per = PINN_BATCH.get("seeds_per_thread", 4)
+    return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(group["seeds"]) // per)))
+
+
+def pinn_runtime(group):
+    """Minutes: three times the expected wall time, plus ten."""
+    n_rec = len(SHEET.pinn_records(group["structure"], group["record"]))
+    step_s = (0.004 + 0.003 * len(group["seeds"])) / pinn_threads(group) ** 0.5
+    return 10 + int(3 * group["steps"] * n_rec * step_s / 60)
+
+
+def pinn_mem_mb(group):
+    return 1500 + 250 * len(group["seeds"])
 
 
 def problem_options(section):

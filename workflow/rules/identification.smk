@@ -23,46 +23,51 @@ rule fit_regression:
         "../scripts/fit_regression.py"
 
 
-rule identify_pinn:
-    input:
-        structure=path("structure"),
-        record_npz=pinn_inputs("npz"),
-        record_json=pinn_inputs("json"),
-        sensors=pinn_inputs("sensors"),
-        lib=lib("identify_pinn"),
-    output:
-        json=path("pinn", ".json"),
-        history=path("pinn", "_history.csv"),
-        series=path("pinn", "_series.npz"),
-    log:
-        logs(
-            "identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.log"
-        ),
-    benchmark:
-        benchmarks(
-            "identify_pinn/{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.tsv"
-        )
-    conda:
-        "../../envs/core.yaml"
-    threads: 1
-    resources:
-        # about 10 ms per step and record on one core, plus margin
-        runtime=lambda w: 10
-        + int(int(w.steps) * len(SHEET.pinn_records(w.structure, w.record)) / 3000),
-        mem_mb=2000,
-    params:
-        settings=lambda w: {
-            **PINN["settings"],
-            **SHEET.pinn_settings(w.variant.lstrip("_")),
-            "steps": int(w.steps),
-        },
-        records=lambda w: SHEET.pinn_records(w.structure, w.record),
-        variant=lambda w: w.variant.lstrip("_"),
-        overrides=lambda w: SHEET.pinn_settings(w.variant.lstrip("_")),
-        problem=problem_options(PINN),
-        checkpoint=lambda w: path("pinn_checkpoint", **w),
-    script:
-        "../scripts/identify_pinn.py"
+# One job per PINN seed group: the runs that differ only in their seed train as
+# one batch and write every seed's result files and the group's summary.  A
+# rule per group (its outputs are that group's files), named after the group.
+for group in SHEET.pinn_groups:
+
+    rule:
+        name:
+            group["rule"]
+        input:
+            structure=path("structure", **group),
+            record_npz=pinn_inputs("npz", group),
+            record_json=pinn_inputs("json", group),
+            sensors=pinn_inputs("sensors", group),
+            lib=lib("identify_pinn"),
+        output:
+            json=pinn_outputs(group, ".json"),
+            history=pinn_outputs(group, "_history.csv"),
+            series=pinn_outputs(group, "_series.npz"),
+            summary=path("pinn_group", **group),
+        log:
+            logs(pinn_job_name(group, ".log")),
+        benchmark:
+            benchmarks(pinn_job_name(group, ".tsv"))
+        conda:
+            "../../envs/core.yaml"
+        threads: pinn_threads(group)
+        resources:
+            runtime=pinn_runtime(group),
+            mem_mb=pinn_mem_mb(group),
+        params:
+            seeds=group["seeds"],
+            settings={
+                **PINN["settings"],
+                **SHEET.pinn_settings(group["variant"]),
+                "steps": group["steps"],
+            },
+            treatment=group["treatment"],
+            protocol=group["protocol"],
+            records=SHEET.pinn_records(group["structure"], group["record"]),
+            variant=group["variant"],
+            overrides=SHEET.pinn_settings(group["variant"]),
+            problem=problem_options(PINN)(SimpleNamespace(**group)),
+            checkpoint=path("pinn_checkpoint", **group),
+        script:
+            "../scripts/identify_pinn.py"
 
 
 rule verify_residual:

@@ -97,7 +97,6 @@ _EXPORTS = {
     "FullStateRegression": "identify.regression",
     "Residual": "identify.residual",
     "PINNSettings": "identify.pinn.settings",
-    "PINNDivergenceError": "identify.pinn.settings",
     "TREATMENTS": "identify.pinn.settings",
     "PINNTrainer": "identify.pinn.trainer",
 }

@@ -181,7 +181,16 @@ class IdentificationMethod:
         """
         t0 = time.perf_counter()
         out = self._fit(problem)
-        wall = time.perf_counter() - t0
+        return self.score(problem, out, time.perf_counter() - t0)
+
+    def score(self, problem: IdentificationProblem, out: dict, wall: float) -> dict:
+        """The result record of a finished fit: ``out`` as :meth:`_fit` returns it, ``wall`` its time (s).
+
+        Methods that fit several problems at once (a batch of seeds) score
+        each problem with its own part of the fit.  A fit that reports
+        ``diverged`` (a dict) has the outcome ``diverged``.
+        """
+        out = dict(out)
         st = problem.structure
         sigma = np.asarray(out.pop("sigma"), float)
         identified = {"sigma": sigma, "c": float(out.pop("c"))}
@@ -243,7 +252,9 @@ class IdentificationMethod:
                 for r, h, m, c, s in zip(problem.records, held, misfit, recon, resim, strict=True)
             },
             "n_transitions": int(sum(r.n_transitions for r in problem.records)),
-            "outcome": classify_outcome(sig_max, mf, rc, problem.outcome_rule),
+            "outcome": "diverged"
+            if out.get("diverged")
+            else classify_outcome(sig_max, mf, rc, problem.outcome_rule),
             "outcome_rule": outcome_rule_text(problem.outcome_rule),
             "wall_s": wall,
             "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),

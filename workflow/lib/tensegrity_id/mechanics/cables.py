@@ -49,8 +49,12 @@ __all__ = [
 ]
 
 
+_NUMPY = (np.ndarray, np.generic, bool, int, float)
+"""Types taking the NumPy branch (an isinstance test, which torch.compile can trace)."""
+
+
 def _where(cond, a, b):
-    if isinstance(cond, np.ndarray) or np.isscalar(cond):
+    if isinstance(cond, _NUMPY):
         return np.where(cond, a, b)
     import torch
 
@@ -85,10 +89,10 @@ def damping_force_density(length, rate, c, taut):
 
 
 def _is_bool(a) -> bool:
-    dt = getattr(a, "dtype", None)
-    if dt is None:
-        return isinstance(a, bool)
-    return dt == np.bool_ or str(dt) == "torch.bool"
+    """A boolean taut set (not a floating-point switch)."""
+    if isinstance(a, _NUMPY):
+        return np.asarray(a).dtype == np.bool_
+    return not a.is_floating_point()  # a torch tensor: bool, or a floating-point switch
 
 
 def strain_coordinate(length, L0):
@@ -97,7 +101,7 @@ def strain_coordinate(length, L0):
 
 
 def _softplus(z):
-    if isinstance(z, np.ndarray) or np.isscalar(z):
+    if isinstance(z, _NUMPY):
         return np.logaddexp(0.0, z)
     import torch
 
@@ -105,7 +109,7 @@ def _softplus(z):
 
 
 def _sigmoid(z):
-    if isinstance(z, np.ndarray) or np.isscalar(z):
+    if isinstance(z, _NUMPY):
         return 0.5 * (1.0 + np.tanh(0.5 * z))
     import torch
 

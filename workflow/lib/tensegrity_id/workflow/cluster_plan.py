@@ -6,9 +6,13 @@ rule, wildcards, threads and ``benchmark:`` file, and prices each job from the
 benchmark files already in ``benchmarks/`` (those of the default run):
 
 * a job whose own benchmark file exists is priced at its measured wall time;
-* an ``identify_pinn`` job without one is priced from the measured seconds
-  per training step and record (median over the measured runs of the same
-  structure, else of all structures) times its steps and record count;
+* a physics-informed seed-group job (rules ``identify_pinn_*``, one per
+  group; its benchmark file names structure, record, seeds and steps)
+  without one is priced from the measured seconds per training step, record
+  and seed (median over the measured runs of the same structure, else of all
+  structures) times its steps, record count and seeds: a batch costs about
+  its seeds times one seed's arithmetic on one core (the step is bound by its
+  matrix products; tests/benchmarks/bench_pinn.py --seeds 8);
 * any other job without one at the median of its rule's measured jobs;
 * rules without a ``benchmark:`` directive (tables, figures, assessment,
   sensor data: seconds each) are counted but not priced.
@@ -30,9 +34,13 @@ import numpy as np
 import pandas as pd
 import yaml
 
-__all__ = ["parse_dry_run", "localrules", "read_benchmarks", "estimate", "main"]
+__all__ = ["parse_dry_run", "localrules", "read_benchmarks", "n_seeds", "pinn_job", "estimate", "main"]
 
 _BLOCK = re.compile(r"^(local)?rule (\w+):$", re.M)
+_PINN = re.compile(
+    r"identify_pinn/(?P<treatment>\w+)/(?P<structure>[^/]+)/(?P<record>[^/]+)/"
+    r"(?P<protocol>.+)_seeds(?P<seeds>[0-9.\-]+)_steps(?P<steps>\d+)"
+)
 
 
 def parse_dry_run(text: str) -> pd.DataFrame:
@@ -81,9 +89,28 @@ def read_benchmarks(root) -> dict[str, float]:
     return out
 
 
-def _n_records(job, groups):
-    w = job["wildcards"]
-    return len(groups.get(w.get("structure"), {}).get(w.get("record"), [None]))
+def n_seeds(label: str) -> int:
+    """Seeds in a seed-set label (``0-7`` -> 8, ``0.2.5-6`` -> 4)."""
+    n = 0
+    for part in label.split("."):
+        a, _, b = part.partition("-")
+        n += int(b or a) - int(a) + 1
+    return n
+
+
+def pinn_job(benchmark) -> dict | None:
+    """Structure, record, seed count and steps of a PINN seed-group job, from its benchmark path."""
+    m = _PINN.search(benchmark) if isinstance(benchmark, str) else None
+    if not m:
+        return None
+    return {**m.groupdict(), "n_seeds": n_seeds(m["seeds"]), "steps": int(m["steps"])}
+
+
+def _units(job, groups) -> float:
+    """Steps x records x seeds of a PINN job (what its cost scales with)."""
+    p = pinn_job(job["benchmark"])
+    n_rec = len(groups.get(p["structure"], {}).get(p["record"], [None]))
+    return p["steps"] * n_rec * p["n_seeds"]
 
 
 def estimate(jobs: pd.DataFrame, measured: dict[str, float], groups: dict | None = None) -> pd.DataFrame:
@@ -99,19 +126,18 @@ def estimate(jobs: pd.DataFrame, measured: dict[str, float], groups: dict | None
     by_rule: dict[str, list[float]] = {}
     for path, s in measured.items():
         by_rule.setdefault(Path(path).parts[1].removesuffix(".tsv"), []).append(s)
-    # PINN: seconds per step and record, per structure
+    # PINN: seconds per step, record and seed, per structure
+    is_pinn = jobs["benchmark"].map(lambda b: pinn_job(b) is not None)
+    jobs.loc[is_pinn, "rule"] = "identify_pinn"  # one row for the rule family
     rate, rate_all = {}, []
-    for _, j in jobs[has & (jobs["rule"] == "identify_pinn")].iterrows():
-        r = j["seconds"] / (int(j["wildcards"]["steps"]) * _n_records(j, groups))
-        rate.setdefault(j["wildcards"]["structure"], []).append(r)
+    for _, j in jobs[has & is_pinn].iterrows():
+        r = j["seconds"] / _units(j, groups)
+        rate.setdefault(pinn_job(j["benchmark"])["structure"], []).append(r)
         rate_all.append(r)
     for i, j in jobs[~has & jobs["benchmark"].notna()].iterrows():
-        if j["rule"] == "identify_pinn" and rate_all:
-            r = np.median(rate.get(j["wildcards"]["structure"], rate_all))
-            jobs.loc[i, ["seconds", "how"]] = [
-                r * int(j["wildcards"]["steps"]) * _n_records(j, groups),
-                "scaled",
-            ]
+        if is_pinn[i] and rate_all:
+            r = np.median(rate.get(pinn_job(j["benchmark"])["structure"], rate_all))
+            jobs.loc[i, ["seconds", "how"]] = [r * _units(j, groups), "scaled"]
         elif by_rule.get(j["rule"]):
             jobs.loc[i, ["seconds", "how"]] = [float(np.median(by_rule[j["rule"]])), "rule median"]
     jobs["core_seconds"] = jobs["seconds"] * jobs["threads"]

@@ -6,7 +6,11 @@ spelled once.  A template's fields are run-sheet keys
 (:mod:`tensegrity_id.workflow.runsheet`); the fields that are not given stay
 ``{wildcards}``, so the same template serves a rule's outputs and the inputs
 that request concrete rows.  A PINN settings variant is written
-``..._steps{steps}_{variant}`` (no suffix for the base settings).
+``..._steps{steps}_{variant}`` (no suffix for the base settings).  The runs
+of a PINN seed group (one batch job) keep their per-seed files
+(``..._seed{seed}_steps{steps}...``) beside the group's summary
+(``..._seeds_steps{steps}...json``); its checkpoint is named after the seed
+set (``label``, e.g. ``0-7``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,11 @@ PATHS = {
     "grouping": "values/grouping_{structure}.json",
     "regression": "identify/regression/{structure}/{record}/fullstate_seed{seed}.json",
     "pinn": "identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}",
+    "pinn_group": (
+        "identify/pinn_{treatment}/{structure}/{record}/{protocol}_seeds_steps{steps}{variant}.json"
+    ),
     "pinn_checkpoint": (
-        "checkpoints/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}{variant}.pt"
+        "checkpoints/pinn_{treatment}/{structure}/{record}/{protocol}_seeds{label}_steps{steps}{variant}.pt"
     ),
     "residual_checks": "values/residual_checks.json",
     "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",

@@ -14,6 +14,9 @@ sheet              row keys
 ``fisher``         structure, record, protocol
 ``pinn``           structure, record, protocol, treatment, steps, seed,
                    variant (``""`` or a name) and settings (the overrides)
+``pinn_groups``    the PINN rows that differ only in their seed, as one
+                   batch job: the row keys without ``seed``, plus ``seeds``
+                   (sorted), ``label`` (``0-7``) and ``rule`` (its rule name)
 ``baselines``      method, structure, record, protocol, seed
 ``cases``          structure, record, protocol (restarts, landscapes, ...)
 =================  =========================================================
@@ -45,6 +48,7 @@ __all__ = [
     "RunSheetError",
     "RunSheet",
     "variant_name",
+    "seeds_label",
 ]
 
 CASE_KEYS = ("structure", "record", "protocol")
@@ -53,6 +57,22 @@ BASELINE_KEYS = ("method", "structure", "record", "protocol", "seed")
 BASELINE_METHODS = ("lm_shooting", "ukf", "pf_enkf")
 RESERVED_VARIANTS = frozenset({"history", "series", "restarts", "variants"})
 """Names a PINN variant may not take: they end other files of the same run."""
+
+
+def seeds_label(seeds) -> str:
+    """A path tag for a set of seeds: runs of consecutive seeds as ``a-b``, joined by dots.
+
+    >>> seeds_label([0, 1, 2, 3]), seeds_label([0, 2, 5, 6]), seeds_label([4])
+    ('0-3', '0.2.5-6', '4')
+    """
+    vals = sorted({int(s) for s in seeds})
+    parts, start = [], None
+    for k, v in enumerate(vals):
+        start = v if start is None else start
+        if k + 1 == len(vals) or vals[k + 1] != v + 1:
+            parts.append(str(v) if start == v else f"{start}-{v}")
+            start = None
+    return ".".join(parts)
 
 
 class RunSheetError(ValueError):
@@ -272,6 +292,7 @@ class RunSheet:
                 ]
         self.table9_pinn = self._pinn_rows("table9.pinn", config.get("table9", {}).get("pinn", []))
         self.pinn = _unique(rows + self.table5 + self.fig4 + self.table6_pinn + self.table9_pinn, PINN_KEYS)
+        self.pinn_groups = _seed_groups(self.pinn)
 
     def record_structures(self) -> list[dict]:
         """``{structure}`` rows of the structures that have records, in order."""
@@ -348,6 +369,38 @@ class RunSheet:
         self.assess_records = self._record_refs("assessment.records", ass.get("records", []))
         self.assess_steel = [s for s in ass.get("steel", {}).get("structures", []) if s in built]
         self.figS1 = [s for s in config.get("figures", {}).get("figS1", []) if s in built]
+
+
+GROUP_KEYS = tuple(k for k in PINN_KEYS if k != "seed")
+"""What the runs of one batch share (they differ only in their seed)."""
+
+
+def _seed_groups(rows: list[dict]) -> list[dict]:
+    """PINN rows grouped by everything but the seed: one batch job each, in first-seen order."""
+    groups: dict = {}
+    for r in rows:
+        g = groups.setdefault(tuple(r[k] for k in GROUP_KEYS), {**{k: r[k] for k in GROUP_KEYS}, "seeds": []})
+        g["settings"] = r["settings"]
+        g["seeds"].append(int(r["seed"]))
+    out, names = [], set()
+    for g in groups.values():
+        g["seeds"] = sorted(set(g["seeds"]))
+        g["label"] = seeds_label(g["seeds"])
+        parts = [
+            g["treatment"],
+            g["structure"],
+            g["record"],
+            g["protocol"],
+            f"steps{g['steps']}",
+            g["variant"],
+        ]
+        name = re.sub(r"\W", "_", "_".join(["identify_pinn", *filter(None, map(str, parts))]))
+        base, k = name, 2
+        while name in names:
+            name, k = f"{base}_{k}", k + 1
+        names.add(name)
+        out.append({**g, "rule": name})
+    return out
 
 
 def _unique(rows: list[dict], keys) -> list[dict]:

@@ -43,21 +43,38 @@ Multi-record training
     normalised by its own forcing amplitude, and each record receives
     ``n_colloc`` collocation points per step.
 
+Seeds as one batch
+    Runs that differ only in their seed (network initialisation, noise
+    realisation, collocation draws, event windows) train together: every
+    tensor carries a leading member axis, each member's loss is normalised
+    and reduced on its own, and the objective is their sum, so each member
+    follows its own gradient and Adam steps it independently.  The single
+    run is the batch of one and reproduces the single-run trainer that
+    preceded batching bit for bit (``tests/data/pinn_single_run_reference.json``);
+    a member inside a larger batch agrees with the same seed alone to
+    rounding (float32 reductions and vector tails fall differently).
+
 Engineering
-    Deterministic for a seed (network initialisation from
-    ``SeedSequence([TRAIN_SEED_TAG, seed])``, collocation from its own
-    generator); progress lines (step, losses, sigma, c, ETA) every
-    ``log_every`` steps; checkpoints (network, parameters, optimiser,
-    scheduler, collocation generator, event windows, history, step) every
-    ``checkpoint_every`` steps, so a killed run resumes and ends with the same
-    result bit for bit; a non-finite loss or parameter stops the run with
-    :class:`PINNDivergenceError`, keeping the last good checkpoint.
+    Deterministic for a seed set (network initialisation from
+    ``SeedSequence([TRAIN_SEED_TAG, seed, 1])``, collocation from its own
+    generator); progress lines (step, losses, sigma, c, ETA; for a batch the
+    median and spread over its members) every ``log_every`` steps;
+    checkpoints of the whole batch (networks, parameters, optimiser,
+    scheduler, generators, event windows, histories, stopped members, step)
+    every ``checkpoint_every`` steps, so a killed run resumes and ends with
+    the same result bit for bit; a member whose loss or parameters turn
+    non-finite is stopped with its last finite state kept and reported
+    (``diverged``), while the others finish.  ``compile`` fuses the step with
+    ``torch.compile`` (module ``compile``), falling back to the eager step
+    without a C++ compiler.
 
 Modules (deepxde's separation of data, network and model)
     ``settings`` (Table S2, treatments), ``data`` (record tensors,
-    collocation, transition detection), ``net`` (Fourier-feature MLP with
-    Taylor-mode derivatives), ``trainer`` (loss, optimiser, checkpoints) and
-    ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``).
+    collocation, transition detection), ``net`` (batched Fourier-feature
+    MLPs with Taylor-mode derivatives), ``trainer`` (loss, optimiser,
+    checkpoints, divergence), ``compile`` (the optional fused step) and
+    ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``,
+    with ``run_batch`` for a seed group).
 """
 
 from ..._lazy import attach
@@ -66,9 +83,9 @@ _EXPORTS = {
     "TREATMENTS": "settings",
     "TRAIN_SEED_TAG": "settings",
     "PINNSettings": "settings",
-    "PINNDivergenceError": "settings",
     "PINNNet": "net",
     "PINNTrainer": "trainer",
+    "seed_stream": "trainer",
     "PINNSmooth": "methods",
     "PINNComplementarity": "methods",
     "PINNEventAware": "methods",

@@ -12,7 +12,13 @@ __all__ = ["RecordTensors", "prepare_records", "collocation_points", "sign_chang
 
 @dataclass
 class RecordTensors:
-    """Torch-side data of one record."""
+    """Torch-side data of one record, for every member of a batch.
+
+    The sample times, channels, training samples and forcing are the
+    record's (shared by the members); the measured accelerations are each
+    member's own noise realisation, and the detected transitions each
+    member's own.
+    """
 
     name: str
     forcing: object
@@ -25,27 +31,52 @@ class RecordTensors:
     ch_free: torch.Tensor
     tau_train: torch.Tensor
     a_train: torch.Tensor
-    events: torch.Tensor
+    """Training accelerations, shape (n_members, n_train, n_channels), m/s^2."""
+    events: list
+    """Per member: detected transition times (s), a tensor of shape (n_events,)."""
 
 
-def prepare_records(records, pos: dict, *, t_ref: float | None, dtype) -> tuple[list[RecordTensors], float]:
-    """Training tensors of every record and the pooled data scale (mean squared measured acceleration).
+def _check_same(where: str, name: str, ref, other, what: str) -> None:
+    if not np.array_equal(np.asarray(ref), np.asarray(other)):
+        raise ValueError(
+            f"{where}: record '{name}' has other {what} than the first member's; a batch "
+            "trains one record set with several noise realisations"
+        )
+
+
+def prepare_records(
+    records, pos: dict, *, t_ref: float | None, dtype
+) -> tuple[list[RecordTensors], torch.Tensor]:
+    """Training tensors of every record and each member's data scale (mean squared measured acceleration).
 
     Parameters
     ----------
-    records : list of RecordData
-        Records with sensor data (``t, channels, noisy, train, keep``) and forcing.
+    records : list of list of RecordData
+        Per member, the records with sensor data (``t, channels, noisy,
+        train, keep``) and forcing; every member holds the same records
+        (times, channels, training samples, forcing) with its own noise.
     pos : dict
         Coordinate index -> position among the free coordinates.
     t_ref : float or None
         Time scale of tau (s); ``None`` takes each record's length.
     dtype : torch.dtype
+
+    Returns
+    -------
+    recs : list of RecordTensors
+    data_scale : tensor, shape (n_members,)
+        Per member, the mean squared measured acceleration over its training
+        samples, pooled over records and channels ((m/s^2)^2).
     """
-    p_max = max(r.forcing.amplitude for r in records)
+    first = records[0]
+    p_max = max(r.forcing.amplitude for r in first)
+    R = len(first)
+    for m, member in enumerate(records):
+        if len(member) != R:
+            raise ValueError(f"batch member {m} has {len(member)} records, the first member {R}")
     recs: list[RecordTensors] = []
-    a_sq = []
-    R = len(records)
-    for i, r in enumerate(records):
+    a_sq = [[] for _ in records]
+    for i, r in enumerate(first):
         sens = r.sensors
         for key in ("t", "channels", "noisy", "train", "keep"):
             if key not in sens:
@@ -54,13 +85,28 @@ def prepare_records(records, pos: dict, *, t_ref: float | None, dtype) -> tuple[
         held = [int(c) for c in sens["channels"] if int(c) not in pos]
         if held:
             raise ValueError(f"record '{r.name}': channel {held[0]} is not a free coordinate")
-        if not np.isfinite(np.asarray(sens["noisy"], float)).all():
-            raise ValueError(f"record '{r.name}': the sensor data contain NaN or infinite values")
         T = float(t[-1])
         T_ref = T if t_ref is None else float(t_ref)
         use = np.asarray(sens["train"]) & np.asarray(sens["keep"])
-        a = np.asarray(sens["noisy"], float)[use]
-        a_sq.append(a**2)
+        a_members = []
+        for m, member in enumerate(records):
+            other = member[i]
+            where = f"batch member {m}"
+            for key, what in (
+                ("t", "sample times"),
+                ("channels", "channels"),
+                ("train", "training samples"),
+                ("keep", "kept samples"),
+            ):
+                _check_same(where, r.name, sens[key], other.sensors[key], what)
+            if repr(other.forcing.spec) != repr(r.forcing.spec):
+                raise ValueError(f"{where}: record '{r.name}' has another forcing than the first member's")
+            noisy = np.asarray(other.sensors["noisy"], float)
+            if not np.isfinite(noisy).all():
+                raise ValueError(f"record '{r.name}': the sensor data contain NaN or infinite values")
+            a = noisy[use]
+            a_sq[m].append(a**2)
+            a_members.append(a)
         desc = None
         if R > 1:
             onehot = np.eye(R)[i]
@@ -77,30 +123,30 @@ def prepare_records(records, pos: dict, *, t_ref: float | None, dtype) -> tuple[
                 channels=np.asarray(sens["channels"], int),
                 ch_free=torch.as_tensor([pos[int(c)] for c in sens["channels"]]),
                 tau_train=torch.as_tensor(t[use] / T_ref, dtype=dtype)[:, None],
-                a_train=torch.as_tensor(a, dtype=dtype),
-                events=torch.zeros(0, dtype=dtype),
+                a_train=torch.stack([torch.as_tensor(a, dtype=dtype) for a in a_members]),
+                events=[torch.zeros(0, dtype=dtype) for _ in records],
             )
         )
-    data_scale = float(np.mean(np.concatenate([x.ravel() for x in a_sq])))
-    if not data_scale > 0:
+    scale = [float(np.mean(np.concatenate([x.ravel() for x in sq]))) for sq in a_sq]
+    if not all(v > 0 for v in scale):
         raise ValueError("the measured accelerations are all zero: nothing to identify from")
-    return recs, data_scale
+    return recs, torch.as_tensor(scale, dtype=dtype)
 
 
-def collocation_points(rec: RecordTensors, settings, gen: torch.Generator, dtype) -> torch.Tensor:
+def collocation_points(rec: RecordTensors, events, settings, gen: torch.Generator, dtype) -> torch.Tensor:
     """A fresh batch of ``settings.n_colloc`` collocation points (tau, shape (n, 1)) for one record.
 
     Uniform over the record; under the ``event`` treatment with detected
-    transitions, ``event_fraction`` of the batch is drawn from Gaussian
-    windows (std ``event_width`` s) about the transition times.
+    transitions (``events``, s), ``event_fraction`` of the batch is drawn
+    from Gaussian windows (std ``event_width`` s) about the transition times.
     """
     s = settings
     n = s.n_colloc
-    n_ev = int(round(s.event_fraction * n)) if (s.treatment == "event" and rec.events.numel()) else 0
+    n_ev = int(round(s.event_fraction * n)) if (s.treatment == "event" and events.numel()) else 0
     tau = torch.rand(n - n_ev, 1, generator=gen, dtype=dtype) * (rec.T / rec.T_ref)
     if n_ev:
-        idx = torch.randint(rec.events.numel(), (n_ev,), generator=gen)
-        t = rec.events[idx] + s.event_width * torch.randn(n_ev, generator=gen, dtype=dtype)
+        idx = torch.randint(events.numel(), (n_ev,), generator=gen)
+        t = events[idx] + s.event_width * torch.randn(n_ev, generator=gen, dtype=dtype)
         tau = torch.cat([tau, (t.clamp(0.0, rec.T) / rec.T_ref)[:, None]], 0)
     return tau
 

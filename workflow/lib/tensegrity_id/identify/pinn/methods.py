@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+import time
+
+import numpy as np
+
 from ..base import IdentificationMethod, IdentificationProblem, register
 from .settings import PINNSettings
 from .trainer import PINNTrainer
 
-__all__ = ["PINNSmooth", "PINNComplementarity", "PINNEventAware"]
+__all__ = ["PINNSmooth", "PINNComplementarity", "PINNEventAware", "check_batch"]
+
+
+def check_batch(problems: list[IdentificationProblem]) -> None:
+    """Problems that may train as one batch: the same structure, records, guesses; distinct seeds."""
+    if not problems:
+        raise ValueError("a batch needs at least one problem")
+    ref = problems[0]
+    for k, p in enumerate(problems[1:], 1):
+        same = (
+            p.structure.digest() == ref.structure.digest()
+            and [r.name for r in p.records] == [r.name for r in ref.records]
+            and (p.sigma0, p.c0) == (ref.sigma0, ref.c0)
+            and np.array_equal(np.asarray(p.lambda0), np.asarray(ref.lambda0))
+        )
+        if not same:
+            raise ValueError(
+                f"problem {k} (seed {p.seed}) differs from the first in more than its seed; "
+                "a batch trains runs that differ only in their seed"
+            )
 
 
 class _PINNMethod(IdentificationMethod):
@@ -14,6 +37,8 @@ class _PINNMethod(IdentificationMethod):
 
     Options are :class:`PINNSettings` fields; ``checkpoint`` (path) and
     ``progress`` (logger) are run controls, not hyperparameters.
+    :meth:`run` fits one problem (a batch of one); :meth:`run_batch` fits
+    problems that differ only in their seed as one batch.
     """
 
     treatment = "smooth"
@@ -28,38 +53,60 @@ class _PINNMethod(IdentificationMethod):
         self.checkpoint = checkpoint
         self.progress = progress
 
-    def _fit(self, problem: IdentificationProblem) -> dict:
-        if problem.lambda0 is None:
+    def _train(self, problems: list[IdentificationProblem]) -> list[dict]:
+        check_batch(problems)
+        ref = problems[0]
+        if ref.lambda0 is None:
             raise ValueError("the physics-informed identification needs the nominal multipliers lambda0")
         trainer = PINNTrainer(
-            problem.structure,
-            problem.records,
+            ref.structure,
+            [p.records for p in problems],
             self.settings,
-            seed=problem.seed,
-            lambda0=problem.lambda0,
-            sigma0=problem.sigma0,
-            c0=problem.c0,
+            seeds=[p.seed for p in problems],
+            lambda0=ref.lambda0,
+            sigma0=ref.sigma0,
+            c0=ref.c0,
         )
         params = trainer.train(checkpoint=self.checkpoint, progress=self.progress)
-        predicted = [trainer.predict(i) for i in range(len(problem.records))]
-        out = {
-            "sigma": params["sigma"],
-            "c": params["c"],
-            "steps": self.settings.steps,
-            "treatment": self.treatment,
-            "train_wall_s": trainer.elapsed,
-            "steps_per_s": self.settings.steps / max(trainer.elapsed, 1e-9),
-            "final_losses": {k: v for k, v in trainer.history[-1].items() if k.startswith("L_")}
-            if trainer.history
-            else {},
-            "predicted": predicted,
-            "_history": trainer.history,
-        }
-        if "EA" in params:
-            out["EA"] = params["EA"]
-        if self.settings.treatment == "event":
-            out["detected_transitions"] = [int(r.events.numel()) for r in trainer.recs]
-        return out
+        predicted = [trainer.predict(i) for i in range(len(ref.records))]  # per record, per member
+        seeds = [p.seed for p in problems]
+        outs = []
+        for m, par in enumerate(params):
+            hist = trainer.history[m]
+            out = {
+                "sigma": par["sigma"],
+                "c": par["c"],
+                "steps": self.settings.steps,
+                "treatment": self.treatment,
+                "train_wall_s": trainer.elapsed,
+                "steps_per_s": trainer.step / max(trainer.elapsed, 1e-9),
+                "step_mode": trainer.step_mode,
+                "batch": {"seeds": seeds, "size": len(seeds), "train_wall_s": trainer.elapsed},
+                "diverged": trainer.diverged[m],
+                "final_losses": {k: v for k, v in hist[-1].items() if k.startswith("L_")} if hist else {},
+                "predicted": [pred[m] for pred in predicted],
+                "_history": hist,
+            }
+            if "EA" in par:
+                out["EA"] = par["EA"]
+            if self.settings.treatment == "event":
+                out["detected_transitions"] = [int(r.events[m].numel()) for r in trainer.recs]
+            outs.append(out)
+        return outs
+
+    def _fit(self, problem: IdentificationProblem) -> dict:
+        return self._train([problem])[0]
+
+    def run_batch(self, problems: list[IdentificationProblem]) -> list[dict]:
+        """Fit problems that differ only in their seed as one batch; one result record per problem.
+
+        Each record's ``wall_s`` is the batch's training time (the job's
+        cost); ``batch`` names the seeds trained together.
+        """
+        t0 = time.perf_counter()
+        outs = self._train(list(problems))
+        wall = time.perf_counter() - t0
+        return [self.score(p, o, wall) for p, o in zip(problems, outs, strict=True)]
 
 
 @register

@@ -1,4 +1,4 @@
-"""The network of the physics-informed identification (seed §3.1.1, Table S2).
+"""The network of the physics-informed identification (seed §3.1.1, Table S2), for a batch of seeds.
 
 Architecture
     Scaled time ``tau = t / T_ref`` (``T_ref`` = the record length, so
@@ -23,6 +23,16 @@ Architecture
 
     The displacement and multiplier output layers start at zero, so the
     untrained network is the structure at rest in its reference equilibrium.
+
+A batch of independent networks
+    Every weight carries a leading member axis: ``n_members`` networks with
+    their own initialisations (member ``m`` initialised under its own seed,
+    exactly as a ``torch.nn.Linear`` stack would be), evaluated together by
+    batched matrix products.  Members share nothing: each member's outputs
+    depend on its own weights and inputs only, and the batched product of a
+    member equals its own matrix product bit for bit (MKL computes each
+    batch entry as the single product), so a batch of one is the single
+    network.  Inputs and outputs have shape ``(n_members, N, ...)``.
 
 Derivatives in one pass
     ``(u, du/dtau, d2u/dtau2)`` come from forward-mode (second-order Taylor)
@@ -55,14 +65,14 @@ def fourier_frequencies(n: int, spacing: str = "geometric", dtype=torch.float64)
 
 
 def fourier_features(tau, n: int, spacing: str = "geometric"):
-    """gamma(tau) and its first two tau-derivatives, each shape (N, 1 + 2n)."""
+    """gamma(tau) and its first two tau-derivatives, each shape (..., N, 1 + 2n), from tau (..., N, 1)."""
     w = fourier_frequencies(n, spacing, tau.dtype)
-    arg = tau * w  # (N, n)
+    arg = tau * w  # (..., N, n)
     s, c = torch.sin(arg), torch.cos(arg)
     one, zero = torch.ones_like(tau), torch.zeros_like(tau)
-    g0 = torch.cat([tau, s, c], 1)
-    g1 = torch.cat([one, w * c, -w * s], 1)
-    g2 = torch.cat([zero, -(w * w) * s, -(w * w) * c], 1)
+    g0 = torch.cat([tau, s, c], -1)
+    g1 = torch.cat([one, w * c, -w * s], -1)
+    g2 = torch.cat([zero, -(w * w) * s, -(w * w) * c], -1)
     return g0, g1, g2
 
 
@@ -75,8 +85,46 @@ def window(tau, tau_ic: float):
     return s0, s1, s2
 
 
+class _MatmulT(torch.autograd.Function):
+    """``A @ W^T`` per member, shapes (M, R, K) and (M, O, K) -> (M, R, O).
+
+    Written out so that its backward pass forms ``grad_W = G^T A`` and
+    ``grad_A = G W`` member by member, the products (and their rounding)
+    of a single network's ``A @ W.T`` and its autograd backward.
+    """
+
+    generate_vmap_rule = True  # torch.func.vmap over it (the benchmark's alternative)
+
+    @staticmethod
+    def forward(A, W):
+        return torch.bmm(A, W.transpose(1, 2))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, G):
+        A, W = ctx.saved_tensors
+        gA = torch.bmm(G, W) if ctx.needs_input_grad[0] else None
+        gW = torch.bmm(G.transpose(1, 2), A) if ctx.needs_input_grad[1] else None
+        return gA, gW
+
+
+def matmul_t(A, W):
+    """Batched ``A @ W^T`` over the member axis (see :class:`_MatmulT`)."""
+    return _MatmulT.apply(A, W)
+
+
+def _member_layers(dims, heads, dtype):
+    """One member's freshly initialised layers (``torch.nn.Linear``'s initialisation, in this order)."""
+    trunk = [nn.Linear(a, b, dtype=dtype) for a, b in zip(dims[:-1], dims[1:], strict=True)]
+    out = [nn.Linear(dims[-1], n, dtype=dtype) if n else None for n in heads]
+    return trunk, out
+
+
 class PINNNet(nn.Module):
-    """Shared trunk with displacement, multiplier and (optional) tension heads.
+    """Shared trunk with displacement, multiplier and (optional) tension heads, for a batch of members.
 
     Parameters
     ----------
@@ -94,6 +142,17 @@ class PINNNet(nn.Module):
         Nominal tension (N).
     width, depth, n_fourier, tau_ic, disp_scale :
         Table S2: 64, 4, 8, 0.08, 0.1 m.
+    init_seeds : sequence of int, optional
+        One initialisation seed per member (the batch size); without it, one
+        member initialised from PyTorch's global generator.
+
+    Attributes
+    ----------
+    weights, biases : ParameterList
+        Trunk layers, shapes (M, width, n_in) and (M, width).
+    head_weights, head_biases : ParameterList
+        The heads (displacement, multipliers[, tensions]), shapes
+        (M, n_out, width) and (M, n_out).
     """
 
     def __init__(
@@ -112,23 +171,36 @@ class PINNNet(nn.Module):
         fourier: str = "geometric",
         tau_ic: float = 0.08,
         disp_scale: float = 0.1,
+        init_seeds=None,
         dtype=torch.float64,
     ):
         super().__init__()
         self.n_fourier, self.fourier = n_fourier, fourier
         self.tau_ic, self.disp_scale = tau_ic, disp_scale
         self.lambda_scale, self.tension_scale = float(lambda_scale), float(tension_scale)
-        n_in = 1 + 2 * n_fourier + n_desc
-        dims = [n_in] + [width] * depth
-        self.trunk = nn.ModuleList(
-            nn.Linear(a, b, dtype=dtype) for a, b in zip(dims[:-1], dims[1:], strict=True)
+        self.n_free, self.n_bars, self.n_tension = int(n_free), int(n_bars), int(n_tension)
+        self.n_in = 1 + 2 * n_fourier + n_desc
+        dims = [self.n_in] + [width] * depth
+        members = []
+        for seed in [None] if init_seeds is None else list(init_seeds):
+            with torch.random.fork_rng(devices=[], enabled=seed is not None):
+                if seed is not None:
+                    torch.manual_seed(int(seed))
+                trunk, (disp, mult, tension) = _member_layers(dims, (n_free, n_bars, n_tension), dtype)
+            for head in (disp, mult):
+                nn.init.zeros_(head.weight)
+                nn.init.zeros_(head.bias)
+            heads = [h for h in (disp, mult, tension) if h is not None]
+            members.append((trunk, heads))
+        self.n_members = len(members)
+        stack = lambda ts: nn.Parameter(torch.stack([t.detach() for t in ts]))  # noqa: E731
+        self.weights = nn.ParameterList([stack([m[0][k].weight for m in members]) for k in range(depth)])
+        self.biases = nn.ParameterList([stack([m[0][k].bias for m in members]) for k in range(depth)])
+        n_heads = len(members[0][1])
+        self.head_weights = nn.ParameterList(
+            [stack([m[1][k].weight for m in members]) for k in range(n_heads)]
         )
-        self.disp = nn.Linear(width, n_free, dtype=dtype)
-        self.mult = nn.Linear(width, n_bars, dtype=dtype)
-        for head in (self.disp, self.mult):
-            nn.init.zeros_(head.weight)
-            nn.init.zeros_(head.bias)
-        self.tension = nn.Linear(width, n_tension, dtype=dtype) if n_tension else None
+        self.head_biases = nn.ParameterList([stack([m[1][k].bias for m in members]) for k in range(n_heads)])
         self.register_buffer("lambda0", torch.tensor(np.asarray(lambda0, float), dtype=dtype))
 
     # ------------------------------------------------------------- trunk
@@ -136,69 +208,74 @@ class PINNNet(nn.Module):
         g0, g1, g2 = fourier_features(tau, self.n_fourier, self.fourier)
         if desc is not None:
             z = torch.zeros_like(desc)
-            g0, g1, g2 = torch.cat([g0, desc], 1), torch.cat([g1, z], 1), torch.cat([g2, z], 1)
+            g0, g1, g2 = torch.cat([g0, desc], -1), torch.cat([g1, z], -1), torch.cat([g2, z], -1)
         return g0, g1, g2
 
     def _trunk_stacked(self, tau, desc=None):
-        """Trunk output and its two tau-derivatives stacked, shape (3, N, width).
+        """Trunk output and its two tau-derivatives stacked, shape (M, 3 N, width).
 
-        The three streams travel as one tensor, so each layer costs one
-        matrix product (and its backward pass two) whatever the number of
-        outputs.
+        The three streams of a member travel as one matrix, so each layer
+        costs one matrix product (and its backward pass two) per member
+        whatever the number of outputs.
         """
-        A = torch.stack(self._inputs(tau, desc))
-        for layer in self.trunk:
-            z0, z1, z2 = (A @ layer.weight.T).unbind(0)
-            a0 = torch.tanh(z0 + layer.bias)
+        M, N = tau.shape[0], tau.shape[1]
+        A = torch.stack(self._inputs(tau, desc), 1).reshape(M, 3 * N, -1)
+        for W, b in zip(self.weights, self.biases, strict=True):
+            z0, z1, z2 = matmul_t(A, W).reshape(M, 3, N, -1).unbind(1)
+            a0 = torch.tanh(z0 + b[:, None, :])
             d = 1.0 - a0 * a0
-            A = torch.stack([a0, d * z1, d * (z2 - 2.0 * a0 * z1 * z1)])
+            A = torch.stack([a0, d * z1, d * (z2 - 2.0 * a0 * z1 * z1)], 1).reshape(M, 3 * N, -1)
         return A
 
-    def trunk_taylor(self, tau, desc=None):
-        """Trunk output and its tau-derivatives (h, h', h''), each (N, width), in one pass."""
-        return self._trunk_stacked(tau, desc).unbind(0)
-
     def trunk_value(self, tau, desc=None):
-        """Trunk output h only (no derivatives), (N, width)."""
+        """Trunk output h only (no derivatives), (M, N, width)."""
         a = self._inputs(tau, desc)[0]
-        for layer in self.trunk:
-            a = torch.tanh(layer(a))
+        for W, b in zip(self.weights, self.biases, strict=True):
+            a = torch.tanh(torch.baddbmm(b[:, None, :], a, W.transpose(1, 2)))
         return a
 
     # ------------------------------------------------------------- heads
     def forward(self, tau, desc=None):
         """Displacement d = q_f - q0_f with its tau-derivatives, multipliers and tensions.
 
-        Returns ``(d0, d1, d2, lam, T)``: shapes (N, n_free) in metres, m per
-        unit tau and m per unit tau^2; lambda (N, n_bars) in N/m; tensions
-        (N, n_cables) in N, or ``None`` without a tension head.  All heads
+        Parameters
+        ----------
+        tau : tensor, shape (M, N, 1)
+            Scaled times, per member.
+        desc : tensor, shape (M, N, n_desc), optional
+            Record descriptors.
+
+        Returns ``(d0, d1, d2, lam, T)``: shapes (M, N, n_free) in metres, m per
+        unit tau and m per unit tau^2; lambda (M, N, n_bars) in N/m; tensions
+        (M, N, n_cables) in N, or ``None`` without a tension head.  All heads
         share one product with the stacked trunk streams.
         """
-        heads = [self.disp, self.mult] + ([self.tension] if self.tension is not None else [])
-        W = torch.cat([h.weight for h in heads], 0)
-        o0, o1, o2 = (self._trunk_stacked(tau, desc) @ W.T).unbind(0)
-        nf, nb = self.disp.out_features, self.mult.out_features
-        u0, u1, u2 = o0[:, :nf] + self.disp.bias, o1[:, :nf], o2[:, :nf]
-        lam = self.lambda0 + self.lambda_scale * (o0[:, nf : nf + nb] + self.mult.bias)
+        M, N = tau.shape[0], tau.shape[1]
+        W = torch.cat(list(self.head_weights), 1)
+        o0, o1, o2 = matmul_t(self._trunk_stacked(tau, desc), W).reshape(M, 3, N, -1).unbind(1)
+        nf, nb = self.n_free, self.n_bars
+        b = [x[:, None, :] for x in self.head_biases]
+        u0, u1, u2 = o0[..., :nf] + b[0], o1[..., :nf], o2[..., :nf]
+        lam = self.lambda0 + self.lambda_scale * (o0[..., nf : nf + nb] + b[1])
         T = None
-        if self.tension is not None:
-            T = self.tension_scale * torch.nn.functional.softplus(o0[:, nf + nb :] + self.tension.bias)
+        if self.n_tension:
+            T = self.tension_scale * torch.nn.functional.softplus(o0[..., nf + nb :] + b[2])
         s0, s1, s2 = window(tau, self.tau_ic)
         D = self.disp_scale
         return D * s0 * u0, D * (s1 * u0 + s0 * u1), D * (s2 * u0 + 2.0 * s1 * u1 + s0 * u2), lam, T
 
+    def _head(self, h, k: int):
+        """Head k (0 displacement, 1 multipliers, 2 tensions): W h + b of trunk outputs h (M, N, width)."""
+        return torch.baddbmm(self.head_biases[k][:, None, :], h, self.head_weights[k].transpose(1, 2))
+
     def displacement(self, tau, desc=None):
-        """d = q_f - q0_f without derivatives, (N, n_free), m."""
-        h = self.trunk_value(tau, desc)
-        return self.disp_scale * window(tau, self.tau_ic)[0] * self.disp(h)
+        """d = q_f - q0_f without derivatives, (M, N, n_free), m."""
+        u = self._head(self.trunk_value(tau, desc), 0)
+        return self.disp_scale * window(tau, self.tau_ic)[0] * u
 
     def multipliers(self, h):
-        """Bar multipliers lambda (N, n_bars), N/m, from trunk outputs h."""
-        return self.lambda0 + self.lambda_scale * self.mult(h)
-
-    def tensions(self, h):
-        """Non-negative cable tensions (N, n_cables), N, from trunk outputs h (complementarity)."""
-        return self.tension_scale * torch.nn.functional.softplus(self.tension(h))
+        """Bar multipliers lambda (M, N, n_bars), N/m, from trunk outputs h."""
+        return self.lambda0 + self.lambda_scale * self._head(h, 1)
 
 
 def derivatives_autograd(net: PINNNet, tau, desc=None):
@@ -206,14 +283,15 @@ def derivatives_autograd(net: PINNNet, tau, desc=None):
 
     Each output component needs two reverse passes with ``create_graph``;
     the cost grows with the number of outputs, which is what the one-pass
-    propagation of :meth:`PINNNet.forward` avoids.
+    propagation of :meth:`PINNNet.forward` avoids.  Shapes as in
+    :meth:`PINNNet.forward`.
     """
     tau = tau.detach().requires_grad_(True)
     d = net.displacement(tau, desc)
     d1, d2 = [], []
-    for j in range(d.shape[1]):
-        (g,) = torch.autograd.grad(d[:, j].sum(), tau, create_graph=True)
+    for j in range(d.shape[-1]):
+        (g,) = torch.autograd.grad(d[..., j].sum(), tau, create_graph=True)
         (gg,) = torch.autograd.grad(g.sum(), tau, create_graph=True)
         d1.append(g)
         d2.append(gg)
-    return d, torch.cat(d1, 1), torch.cat(d2, 1)
+    return d, torch.cat(d1, -1), torch.cat(d2, -1)

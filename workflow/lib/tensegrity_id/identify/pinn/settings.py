@@ -6,7 +6,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-__all__ = ["TREATMENTS", "TRAIN_SEED_TAG", "PINNSettings", "PINNDivergenceError"]
+__all__ = ["TREATMENTS", "TRAIN_SEED_TAG", "PINNSettings"]
 
 TREATMENTS = {
     "smooth": "smoothed cable law",
@@ -15,10 +15,6 @@ TREATMENTS = {
 }
 TRAIN_SEED_TAG = 4_150_003
 """Mixed into training seeds: training streams never equal dataset or noise streams."""
-
-
-class PINNDivergenceError(RuntimeError):
-    """Training produced a non-finite loss or parameter; the last good checkpoint is kept."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +50,8 @@ class PINNSettings:
     history_every: int = 50
     checkpoint_every: int = 1000
     dtype: str = "float32"
+    compile: bool = False
+    """Fuse the step with ``torch.compile`` (falls back to the eager step without a C++ compiler)."""
 
     def __post_init__(self):
         def bad(name, why):
@@ -86,6 +84,8 @@ class PINNSettings:
             bad(
                 "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"
             )
+        if not isinstance(self.compile, bool):
+            bad("compile", f"must be true or false, got {self.compile!r}")
         if self.dtype not in ("float64", "float32"):
             bad("dtype", f"must be float64 or float32, got {self.dtype!r}")
 
