@@ -104,9 +104,17 @@ def test_table5_medians_over_seeds_per_case_treatment_and_steps():
     assert row["c_pct"] == pytest.approx(4.0)
     assert row["recon_pct"] == pytest.approx(11.0)  # 10, 11, 12
     assert row["held_out_ratio"] == pytest.approx(1.1)
-    assert row["wall_s"] == pytest.approx(200.0)  # 100, 200, 300
+    assert row["wall_s"] == pytest.approx(200.0)  # 100, 200, 300 (batches of one)
     assert row["transitions"] == 20
     assert df.iloc[1]["sigma_max_pct_range"] == "50-50"
+
+
+def test_table5_cost_is_per_seed_of_a_batch():
+    """Seeds trained as one batch share its job time: the table's cost is the batch's over its seeds."""
+    batch = {"seeds": [0, 1], "size": 2}
+    runs = [_run("pinn_smooth", k, 1.0, wall_s=300.0, batch=batch) for k in (0, 1)]
+    assert table5(runs).iloc[0]["wall_s"] == pytest.approx(150.0)
+    assert run_summary(runs)["batch_size"].tolist() == [2, 2]
 
 
 def test_table5_keeps_unknown_methods_by_name():

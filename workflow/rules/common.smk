@@ -128,20 +128,24 @@ def pinn_job_name(group, suffix):
 
 
 # Batch jobs: threads and cluster requests follow the batch size (config
-# identify.pinn.batch); the step cost per record is about step_s(1 thread) =
-# 4 ms + 3 ms per seed in float32 (tests/benchmarks/bench_pinn.py).
+# identify.pinn.batch).  A step costs about 7 ms per seed and record on one
+# core (float32, X1; compiled 4.5-7 ms, eager 8-11 ms): the matrix products
+# and the memory traffic of the Taylor streams both grow with the seeds, so a
+# batch saves the per-run costs (process, data, compilation), not arithmetic;
+# two threads run a batch of eight 1.6x faster than one (tests/benchmarks/
+# bench_pinn.py; README "Seeds as one batch").
 PINN_BATCH = PINN.get("batch", {})
 
 
 def pinn_threads(group):
-    per = PINN_BATCH.get("seeds_per_thread", 4)
-    return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(group["seeds"]) // per)))
+    per = PINN_BATCH.get("seeds_per_thread", 2)
+    return max(1, min(PINN_BATCH.get("max_threads", 4), -(-len(group["seeds"]) // per)))
 
 
 def pinn_runtime(group):
     """Minutes: three times the expected wall time, plus ten."""
     n_rec = len(SHEET.pinn_records(group["structure"], group["record"]))
-    step_s = (0.004 + 0.003 * len(group["seeds"])) / pinn_threads(group) ** 0.5
+    step_s = 0.007 * len(group["seeds"]) / pinn_threads(group) ** 0.7
     return 10 + int(3 * group["steps"] * n_rec * step_s / 60)
 
 

@@ -16,7 +16,8 @@ Result record (``results/identify/{method}/{structure}/{record}/...json``)
     c_pct, EA_pct?}`` (identifiable cables only; ``None`` elsewhere),
     ``inert_members``, ``inert_values``, ``identifiable``,
     ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
-    ``outcome`` with ``outcome_rule``, ``wall_s``, ``n_forward_simulations``,
+    ``outcome`` with ``outcome_rule`` (``diverged`` for a run stopped by a
+    non-finite loss), ``wall_s``, ``n_forward_simulations``,
     ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
     method-specific extras.  Metrics are defined in :mod:`tensegrity_id.identify.scoring`.
 """

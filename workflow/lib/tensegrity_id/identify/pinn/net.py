@@ -85,35 +85,18 @@ def window(tau, tau_ic: float):
     return s0, s1, s2
 
 
-class _MatmulT(torch.autograd.Function):
+def matmul_t(A, W):
     """``A @ W^T`` per member, shapes (M, R, K) and (M, O, K) -> (M, R, O).
 
-    Written out so that its backward pass forms ``grad_W = G^T A`` and
-    ``grad_A = G W`` member by member, the products (and their rounding)
-    of a single network's ``A @ W.T`` and its autograd backward.
+    A batch goes through one batched product; a single member through the
+    plain matrix product of a single network (``A[0] @ W[0].T``), whose
+    autograd backward (``grad_W = G^T A``) rounds as the single-run
+    trainer's did in float64 too.  In float32 each member of a batched
+    product equals its own plain product bit for bit (MKL, this machine).
     """
-
-    generate_vmap_rule = True  # torch.func.vmap over it (the benchmark's alternative)
-
-    @staticmethod
-    def forward(A, W):
-        return torch.bmm(A, W.transpose(1, 2))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(*inputs)
-
-    @staticmethod
-    def backward(ctx, G):
-        A, W = ctx.saved_tensors
-        gA = torch.bmm(G, W) if ctx.needs_input_grad[0] else None
-        gW = torch.bmm(G.transpose(1, 2), A) if ctx.needs_input_grad[1] else None
-        return gA, gW
-
-
-def matmul_t(A, W):
-    """Batched ``A @ W^T`` over the member axis (see :class:`_MatmulT`)."""
-    return _MatmulT.apply(A, W)
+    if A.shape[0] == 1:
+        return (A[0] @ W[0].T)[None]
+    return torch.bmm(A, W.transpose(1, 2))
 
 
 def _member_layers(dims, heads, dtype):
@@ -218,13 +201,16 @@ class PINNNet(nn.Module):
         costs one matrix product (and its backward pass two) per member
         whatever the number of outputs.
         """
-        M, N = tau.shape[0], tau.shape[1]
-        A = torch.stack(self._inputs(tau, desc), 1).reshape(M, 3 * N, -1)
+        # concatenated and split along the point axis (not stacked and
+        # unbound along a new one): the same layout, and backward passes that
+        # copy contiguous blocks
+        N = tau.shape[1]
+        A = torch.cat(self._inputs(tau, desc), 1)
         for W, b in zip(self.weights, self.biases, strict=True):
-            z0, z1, z2 = matmul_t(A, W).reshape(M, 3, N, -1).unbind(1)
+            z0, z1, z2 = matmul_t(A, W).split(N, 1)
             a0 = torch.tanh(z0 + b[:, None, :])
             d = 1.0 - a0 * a0
-            A = torch.stack([a0, d * z1, d * (z2 - 2.0 * a0 * z1 * z1)], 1).reshape(M, 3 * N, -1)
+            A = torch.cat([a0, d * z1, d * (z2 - 2.0 * a0 * z1 * z1)], 1)
         return A
 
     def trunk_value(self, tau, desc=None):
@@ -250,9 +236,9 @@ class PINNNet(nn.Module):
         (M, N, n_cables) in N, or ``None`` without a tension head.  All heads
         share one product with the stacked trunk streams.
         """
-        M, N = tau.shape[0], tau.shape[1]
+        N = tau.shape[1]
         W = torch.cat(list(self.head_weights), 1)
-        o0, o1, o2 = matmul_t(self._trunk_stacked(tau, desc), W).reshape(M, 3, N, -1).unbind(1)
+        o0, o1, o2 = matmul_t(self._trunk_stacked(tau, desc), W).split(N, 1)
         nf, nb = self.n_free, self.n_bars
         b = [x[:, None, :] for x in self.head_biases]
         u0, u1, u2 = o0[..., :nf] + b[0], o1[..., :nf], o2[..., :nf]
