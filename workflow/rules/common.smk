@@ -139,7 +139,7 @@ PINN_BATCH = PINN.get("batch", {})
 
 def pinn_threads(group):
     per = PINN_BATCH.get("seeds_per_thread", 2)
-    return max(1, min(PINN_BATCH.get("max_threads", 4), -(-len(group["seeds"]) // per)))
+    return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(group["seeds"]) // per)))
 
 
 def pinn_runtime(group):
