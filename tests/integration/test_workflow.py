@@ -270,7 +270,7 @@ def test_changing_the_seed_list_reruns_only_that_group(workdir):
     assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed2_steps300.json" in out
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
     assert jobs.get("identify_pinn") == 1  # the other seven PINN groups stay
-    assert not {"identify_baseline", "simulate_record", "make_table5"} & set(jobs)
+    assert not {"identify_baseline", "simulate_record", "make_sensor_data", "compute_fisher"} & set(jobs)
 
 
 def test_changing_one_sigma_min_reruns_only_that_chain(workdir):

@@ -7,7 +7,8 @@ Modules
     physics residual, PyTorch), ``regression`` (seed 001's full-state
     regression), ``shooting`` (Levenberg-Marquardt shooting), ``filters``
     (joint UKF, particle filter around an EnKF), ``springrod`` (seed 001's
-    spring-rod example) and the sub-package ``pinn``.
+    spring-rod example), ``seeds`` (statistics of a seed group) and the
+    sub-package ``pinn``.
 
 Names are loaded on first access and methods on first use by
 :func:`get_method`, so importing this package imports nothing else (no
@@ -63,6 +64,8 @@ _EXPORTS = {
     "make_trajectories": "springrod",
     "run_example": "springrod",
     "example_table": "springrod",
+    "seed_group_summary": "seeds",
+    "seed_stats": "seeds",
 }
 """Public name -> its module (imported on first access)."""
 
