@@ -72,7 +72,7 @@ Modules (deepxde's separation of data, network and model)
     ``settings`` (Table S2, treatments), ``data`` (record tensors,
     collocation, transition detection), ``net`` (batched Fourier-feature
     MLPs with Taylor-mode derivatives), ``trainer`` (loss, optimiser,
-    checkpoints, divergence), ``compile`` (the optional fused step) and
+    checkpoints, divergence), ``compile`` (the optional fused step), ``outputs`` (a run's files) and
     ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``,
     with ``run_batch`` for a seed group).
 """
@@ -93,6 +93,7 @@ _EXPORTS = {
     "prepare_records": "data",
     "collocation_points": "data",
     "sign_change_times": "data",
+    "write_run": "outputs",
 }
 """Public name -> its module (imported on first access)."""
 

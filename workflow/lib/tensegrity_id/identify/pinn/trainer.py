@@ -259,8 +259,7 @@ class PINNTrainer:
         for rec in self.recs:
             tau = torch.linspace(0.0, rec.T / rec.T_ref, s.event_grid, dtype=self.dtype)[:, None]
             taus = tau.expand(self.n_members, -1, -1)
-            desc = None if rec.desc is None else rec.desc.expand(self.n_members, tau.shape[0], -1)
-            d = self.net.displacement(taus, desc)
+            d = self.net.displacement(taus, self._expand_desc(rec.desc, tau.shape[0]))
             e = self.res.strain(self.res.q0_free + d, sigma, EA).numpy()
             t = tau[:, 0].numpy() * rec.T_ref
             for m in range(self.n_members):
@@ -313,10 +312,6 @@ class PINNTrainer:
             total = total + s.w_ncp * out["ncp"]
         out["total"] = total
         return out
-
-    def losses(self) -> dict:
-        """The loss terms at a fresh collocation batch, per member (tensors of shape (M,))."""
-        return self.loss_terms(*self.sample())
 
     # ----------------------------------------------------------- compiling
     def _run_terms(self, tau_c, fext, out):
@@ -607,8 +602,7 @@ class PINNTrainer:
         rec = self.recs[i]
         t = rec.t if t is None else np.asarray(t, float)
         tau = torch.as_tensor(t / rec.T_ref, dtype=self.dtype)[:, None].expand(self.n_members, -1, -1)
-        desc = None if rec.desc is None else rec.desc.expand(self.n_members, t.size, -1)
-        d0, _, d2, _, _ = self.net(tau, desc)
+        d0, _, d2, _, _ = self.net(tau, self._expand_desc(rec.desc, t.size))
         n_coords = self.dyn.q0.size
         out = []
         for m in range(self.n_members):

@@ -1,0 +1,52 @@
+"""The files of a physics-informed identification run: result record, training history, re-simulated series.
+
+Per seed (``results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}``):
+
+* ``.json``: the result record of :mod:`tensegrity_id.identify.base`;
+* ``_history.csv``: step, loss terms (normalised, -), learning rates,
+  sigma_k (N/m), c (N s/m)[, EA (N)] every ``history_every`` steps;
+* ``_series.npz``: ``t`` (s), ``true``, ``resim`` and ``network``
+  accelerations (m/s^2) at the re-simulated unmeasured coordinate
+  ``coord`` (``coord = -1`` when nothing was re-simulated).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...data.runio import write_json
+
+__all__ = ["write_run"]
+
+SERIES_KEYS = ("t", "true", "resim", "network")
+
+
+def write_run(result: dict, json_path, history_path, series_path, log=None) -> dict:
+    """Write one run's three files; ``result`` loses its ``_history`` and ``_series`` entries.
+
+    Returns the result record as written.
+    """
+    history = result.pop("_history")
+    series = result.pop("_series", None)
+    pd.DataFrame(history).to_csv(history_path, index=False)
+    if series is not None:
+        arrays = {k: np.asarray(v) for k, v in series.items() if k in SERIES_KEYS}
+        np.savez_compressed(series_path, coord=series["coord"], record=series["record"], **arrays)
+    else:
+        np.savez_compressed(series_path, coord=-1, record="")
+    if log is not None:
+        e = result["errors"]
+        log.info(
+            "seed %d: max sigma error %.3g %%, c error %.3g %%, held-out ratio %s, reconstruction %s %%, "
+            "re-simulation %s %%, outcome %s",
+            result["seed"],
+            e["sigma_max_pct"],
+            e["c_pct"],
+            result["held_out_ratio"],
+            result["reconstruction_pct"],
+            result["resimulation_pct"],
+            result["outcome"],
+        )
+    write_json(json_path, result)
+    return result
