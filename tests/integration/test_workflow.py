@@ -34,7 +34,8 @@ def scheduled(workdir, *extra):
     jobs: dict[str, int] = {}
     for name, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.M):
         if name != "total":
-            name = "identify_pinn" if name.startswith("identify_pinn_") else name
+            group_rule = name.startswith("identify_pinn_") and name != "identify_pinn_lm"
+            name = "identify_pinn" if group_rule else name
             jobs[name] = jobs.get(name, 0) + int(n)
     return jobs
 
@@ -149,7 +150,16 @@ def test_pinn_outputs_follow_contracts(workdir):
     )
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 9
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 10  # with Table 3's X1 row
+    t3 = pd.read_csv(workdir / "results/tables/table3.csv")
+    assert list(t3["row"]) == ["x1_taut_1pt"] and {"paper_sigma_max_pct", "sigma_max_all_pct"} <= set(t3)
+    assert t3["paper_sigma_max_pct"].iloc[0] == 3.5 and t3["steps"].iloc[0] == 200
+    sf = pd.read_csv(workdir / "results/tables/silent_failures.csv")
+    assert list(sf["row"]) == ["x1_taut_1pt"] and sf["resim_chi2"].iloc[0] > 0
+    hybrid = json.loads(
+        (workdir / "results/identify/pinn_lm/x1/taut_1pt/top_node_smooth_seed0_steps200.json").read_text()
+    )
+    assert hybrid["method"] == "pinn_lm" and hybrid["start"]["steps"] == 200 and "chi2" in hybrid
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
     assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
@@ -195,7 +205,9 @@ def test_nothing_to_do_after_a_run(workdir):
 
 
 TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
+TABLES |= {"make_table3", "make_silent_failures"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
+PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
 BASELINES |= {"make_table6", "make_table9"}
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}

@@ -246,3 +246,46 @@ rule baseline_variants:
         variants=lambda w: BASELINES["variants"][w.study]["options"],
     script:
         "../scripts/identify_baseline.py"
+
+
+# Levenberg-Marquardt shooting started from a physics-informed estimate (the
+# hybrid of issue 16 §4): same record, noise realisation and sensors as the
+# PINN run it starts from.
+rule identify_pinn_lm:
+    input:
+        pinn=path("pinn", ".json"),
+        structure=path("structure"),
+        record_npz=lambda w: pinn_inputs("npz", dict(w.items())),
+        record_json=lambda w: pinn_inputs("json", dict(w.items())),
+        sensors=lambda w: pinn_inputs("sensors", dict(w.items())),
+        lib=lib("identify_pinn_lm"),
+    output:
+        json=path("pinn_lm", ".json"),
+    log:
+        logs(
+            "identify_pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}{variant}.log"
+        ),
+    benchmark:
+        benchmarks(
+            "identify_pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}{variant}.tsv"
+        )
+    wildcard_constraints:
+        treatment="smooth|fb|event",
+        seed=r"\d+",
+        steps=r"\d+",
+        variant=r"(_[A-Za-z0-9_.-]+)?",
+    conda:
+        "../../envs/core.yaml"
+    threads: 2
+    resources:
+        runtime=60,
+        mem_mb=2000,
+    params:
+        problem=problem_options(BASELINES),
+        records=lambda w: SHEET.pinn_records(w.structure, w.record),
+        options={
+            **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
+            **(config.get("silent_failures", {}).get("lm") or {}),
+        },
+    script:
+        "../scripts/identify_pinn_lm.py"

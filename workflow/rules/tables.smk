@@ -113,3 +113,63 @@ rule make_table6:
         records=config.get("table6", {}).get("records", {}),
     script:
         "../scripts/make_table6.py"
+
+
+# Tables 3 and 4 (seed §4.3-4.4): benchmark identification rows over their
+# seeds, with the paper's values beside them.
+for _table in ("table3", "table4"):
+
+    rule:
+        name:
+            f"make_{_table}"
+        input:
+            runs=paths(
+                "pinn",
+                [run for row in SHEET.bench_tables[_table] for run in row["runs"]],
+                ".json",
+            ),
+            published=f"resources/published/{_table}.csv",
+            lib=lib("make_bench_table"),
+        output:
+            csv=path("table", ".csv", table=_table),
+            md=path("table", ".md", table=_table),
+        log:
+            logs(f"make_{_table}.log"),
+        conda:
+            "../../envs/core.yaml"
+        threads: 1
+        resources:
+            runtime=5,
+            mem_mb=500,
+        params:
+            table=_table,
+            rows=[
+                {k: v for k, v in row.items() if k != "runs"}
+                | {"n_runs": len(row["runs"])}
+                for row in SHEET.bench_tables[_table]
+            ],
+        script:
+            "../scripts/make_bench_table.py"
+
+
+rule make_silent_failures:
+    input:
+        runs=paths("pinn", SHEET.pinn_lm, ".json"),
+        hybrid=paths("pinn_lm", SHEET.pinn_lm, ".json"),
+        lib=lib("make_silent_failures"),
+    output:
+        csv=path("table", ".csv", table="silent_failures"),
+        md=path("table", ".md", table="silent_failures"),
+    log:
+        logs("make_silent_failures.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        rows=SHEET.silent_rows,
+        flags=config.get("silent_failures", {}).get("flags", {}),
+    script:
+        "../scripts/make_silent_failures.py"

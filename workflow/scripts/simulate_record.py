@@ -7,11 +7,18 @@ Outputs ``results/records/{structure}/{record}.npz`` with arrays ``t`` (s),
 ``E_T, E_Vg, E_Vs, W`` (J); and ``{record}.json`` with the specification,
 forcing, structure digest, solver statistics and ``checks``
 (``max_length_violation``, ``max_length_error_m``, ``max_energy_error_rel``,
-``n_transitions``).
+``n_transitions``; for a record specified by its transition count, the
+``transition_search``).
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.data.records import forcing_from_spec, record_amplitude, record_structure, save_record
+from tensegrity_id.data.records import (
+    amplitude_for_transitions,
+    forcing_from_spec,
+    record_amplitude,
+    record_structure,
+    save_record,
+)
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
@@ -22,7 +29,23 @@ structure = record_structure(structure_from_report(read_json(snakemake.input.str
 th_files = snakemake.input.threshold  # noqa: F821
 th_files = [th_files] if isinstance(th_files, str) else list(th_files)
 threshold = read_json(th_files[0]) if th_files else None
-amplitude = record_amplitude(spec, threshold)
+dyn = Dynamics(structure)
+search = None
+if "transitions" in spec:  # the seed states the count, not the amplitude: search for it
+    lo, hi = (float(v) * float(threshold["threshold"]) for v in spec.get("search", [1.0, 4.0]))
+    search = amplitude_for_transitions(dyn, spec, int(spec["transitions"]), p_lo=lo, p_hi=hi, **sim)
+    amplitude = search["amplitude"]
+    spec["amplitude_factor"] = amplitude / float(threshold["threshold"])
+    log.info(
+        "amplitude %.5g N (%.3f x threshold) gives %d transitions (target %d; %d simulations)",
+        amplitude,
+        spec["amplitude_factor"],
+        search["n_transitions"],
+        search["target"],
+        search["n_simulations"],
+    )
+else:
+    amplitude = record_amplitude(spec, threshold)
 forcing = forcing_from_spec(structure, spec, amplitude=amplitude, t_end=sim["t_end"])
 log.info(
     "simulating %s/%s: %s, amplitude %.5g N",
@@ -31,9 +54,16 @@ log.info(
     forcing.kind,
     forcing.amplitude,
 )
-dyn = Dynamics(structure)
 rec = simulate(dyn, forcing, **sim)
-meta = save_record(rec, dyn, snakemake.output.npz, snakemake.output.json, spec=spec, forcing=forcing)  # noqa: F821
+meta = save_record(
+    rec,
+    dyn,
+    snakemake.output.npz,  # noqa: F821
+    snakemake.output.json,  # noqa: F821
+    spec=spec,
+    forcing=forcing,
+    extra=None if search is None else {"transition_search": search},
+)
 log.info("%d transitions; checks %s; solver %s", rec.n_transitions, meta["checks"], rec.stats)
 if threshold is not None:
     log.info(

@@ -5,7 +5,9 @@ A record specification (one entry of the config's ``records`` section) is::
     forcing: harmonic            # a class of tensegrity_id.mechanics.excitation
     drive: [[1, 1]]              # [node, axis] pairs of the driven coordinates
     amplitude: 10.0              # N (peak; RMS for 'noise'), or
-    amplitude_factor: 0.5        # times the slackening threshold of this forcing
+    amplitude_factor: 0.5        # times the slackening threshold of this forcing, or
+    transitions: 20              # the smallest amplitude giving this many taut-slack
+    search: [1.0, 4.0]           #   transitions, searched in this range x the threshold
     frequency: 1.0               # Hz (harmonic)
     ...                          # further class parameters (see make_forcing)
 
@@ -36,13 +38,24 @@ __all__ = [
     "record_structure",
     "record_amplitude",
     "slackening_threshold",
+    "amplitude_for_transitions",
     "save_record",
     "load_record",
 ]
 
 log = logging.getLogger(__name__)
 _AXES = {"x": 0, "y": 1, "z": 2}
-_META = {"forcing", "drive", "amplitude", "amplitude_factor", "seed", "threshold", "prestress_scale"}
+_META = {
+    "forcing",
+    "drive",
+    "amplitude",
+    "amplitude_factor",
+    "seed",
+    "threshold",
+    "prestress_scale",
+    "transitions",
+    "search",
+}
 
 
 def drive_coords(structure, drive) -> list[int]:
@@ -135,8 +148,80 @@ def slackening_threshold(
     return {"threshold": hi, "taut_below": lo, "n_simulations": count, "rel_tol": rel_tol}
 
 
-def save_record(rec: Record, dyn: Dynamics, npz_path, json_path, *, spec: dict, forcing: Forcing) -> dict:
-    """Write a record and its metadata; returns the metadata."""
+def amplitude_for_transitions(
+    dyn: Dynamics,
+    spec: dict,
+    target: int,
+    *,
+    p_lo: float,
+    p_hi: float,
+    n_scan: int = 32,
+    n_bisect: int = 16,
+    **sim,
+) -> dict:
+    """A forcing amplitude whose record has ``target`` taut-slack transitions.
+
+    For records whose transition count the seed states but whose amplitude it
+    does not.  The count is a step function of the amplitude and not
+    monotonic (one more cable touching slack adds several transitions at
+    once), so: the count is scanned on a geometric grid of ``n_scan``
+    amplitudes in ``[p_lo, p_hi]`` (N) and the smallest amplitude with exactly
+    ``target`` is taken; without one, the first bracket where the count
+    passes ``target`` is bisected (at most ``n_bisect`` times, stopping at an
+    exact count).  Where no amplitude gives the count, the one nearest to it
+    (then the smallest) is returned.  Returns ``{"amplitude",
+    "n_transitions", "target", "exact", "scan": [[p, count], ...],
+    "n_simulations"}``.
+    """
+    t_end = sim.get("t_end", 5.0)
+    seen: list[list[float]] = []
+
+    def count(p: float) -> int:
+        n = simulate(
+            dyn, forcing_from_spec(dyn.structure, spec, amplitude=p, t_end=t_end), **sim
+        ).n_transitions
+        seen.append([float(p), int(n)])
+        log.info("transition search: amplitude %.5g N -> %d transitions", p, n)
+        return int(n)
+
+    counts = [(float(p), count(p)) for p in np.geomspace(p_lo, p_hi, n_scan)]
+    if all(n < target for _, n in counts):
+        raise SimulationError(
+            f"structure '{dyn.structure.name}': fewer than {target} transitions up to {p_hi:g} N "
+            f"(most: {max(n for _, n in counts)}); raise the search range"
+        )
+    if not any(n == target for _, n in counts):
+        k = next(i for i, (_, n) in enumerate(counts) if n >= target)
+        if k > 0:
+            lo, hi = counts[k - 1][0], counts[k][0]
+            for _ in range(n_bisect):
+                mid = 0.5 * (lo + hi)
+                n = count(mid)
+                if n == target:
+                    break
+                lo, hi = (mid, hi) if n < target else (lo, mid)
+    best = min(seen, key=lambda pn: (abs(pn[1] - target), pn[0]))
+    return {
+        "amplitude": best[0],
+        "n_transitions": int(best[1]),
+        "target": int(target),
+        "exact": bool(best[1] == target),
+        "scan": seen,
+        "n_simulations": len(seen),
+    }
+
+
+def save_record(
+    rec: Record,
+    dyn: Dynamics,
+    npz_path,
+    json_path,
+    *,
+    spec: dict,
+    forcing: Forcing,
+    extra: dict | None = None,
+) -> dict:
+    """Write a record and its metadata (with ``extra`` keys); returns the metadata."""
     npz_path = Path(npz_path)
     npz_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = npz_path.with_name(f".{npz_path.stem}.tmp.npz")
@@ -175,6 +260,7 @@ def save_record(rec: Record, dyn: Dynamics, npz_path, json_path, *, spec: dict, 
                 rec.transition_times, rec.transition_cables, rec.transition_to_taut, strict=True
             )
         ],
+        **(extra or {}),
     }
     write_json(json_path, meta)
     return meta

@@ -16,6 +16,7 @@ Result record (``results/identify/{method}/{structure}/{record}/...json``)
     c_pct, EA_pct?}`` (identifiable cables only; ``None`` elsewhere),
     ``inert_members``, ``inert_values``, ``identifiable``,
     ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
+    ``resimulation_chi2`` (needs no exact parameters),
     ``outcome`` with ``outcome_rule`` (``diverged`` for a run stopped by a
     non-finite loss), ``wall_s``, ``n_forward_simulations``,
     ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
@@ -40,6 +41,8 @@ from .scoring import (
     parameter_errors,
     reconstruction_pct,
     resimulate,
+    resimulation_chi2,
+    simulate_identified,
 )
 
 __all__ = [
@@ -205,17 +208,19 @@ class IdentificationMethod:
         }
         scored = parameter_errors(st, identified, exact)
         predicted = out.pop("predicted", None) or [None] * len(problem.records)
-        held, misfit, recon, resim, series = [], [], [], [], None
+        held, misfit, recon, resim, chi2, series = [], [], [], [], [], None
         for rec, pred in zip(problem.records, predicted, strict=True):
             pred = pred or {}
             held.append(held_out_ratio(rec.sensors, pred.get("a")))
             misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
             ch = rec.sensors.get("channels", [])
             recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
-            rs = None
+            rs = rec_sim = None
             if rec.sensors and rec.forcing is not None:
-                rs = resimulate(st, rec.forcing, identified, rec.states, ch, problem.sim)
+                rec_sim = simulate_identified(st, rec.forcing, identified, rec.sensors["t"], problem.sim)
+                rs = resimulate(st, rec.forcing, identified, rec.states, ch, problem.sim, rec_sim)
             resim.append(None if rs is None else rs["pct"])
+            chi2.append(resimulation_chi2(rec.sensors, rec_sim))
             if series is None and rs is not None and rs.get("pct") is not None:
                 series = {"record": rec.name, **rs}
                 if pred.get("qdd") is not None:
@@ -242,15 +247,17 @@ class IdentificationMethod:
             "held_out_ratio": ho,
             "held_out_misfit_pct": mf,
             "resimulation_pct": pooled(resim),
+            "resimulation_chi2": pooled(chi2),
             "per_record": {
                 r.name: {
                     "held_out_ratio": h,
                     "held_out_misfit_pct": m,
                     "reconstruction_pct": c,
                     "resimulation_pct": s,
+                    "resimulation_chi2": x,
                     "n_transitions": r.n_transitions,
                 }
-                for r, h, m, c, s in zip(problem.records, held, misfit, recon, resim, strict=True)
+                for r, h, m, c, s, x in zip(problem.records, held, misfit, recon, resim, chi2, strict=True)
             },
             "n_transitions": int(sum(r.n_transitions for r in problem.records)),
             "outcome": "diverged"
@@ -313,6 +320,7 @@ def register(cls):
 _BUILTIN = {
     "regression": "regression",
     "lm_shooting": "shooting",
+    "pinn_lm": "shooting",
     "ukf": "filters",
     "pf_enkf": "filters",
     "pinn_smooth": "pinn.methods",

@@ -22,6 +22,9 @@ Fit metrics (these measure agreement with data, not identification)
     not exactly its own equilibrium); RMS error of the acceleration at the
     unmeasured free coordinate with the largest true RMS acceleration, in %
     of that RMS.
+    ``resimulation_chi2``: the same re-simulation on the *measured*
+    channels against the noisy data, in noise variances per sample (about 1
+    at the noise floor): a fit signal that needs no exact parameters.
 
 Outcome rule (thresholds from the config, defaults below)
     ``fit failure`` if the held-out misfit exceeds ``fit_misfit_pct`` (10 %)
@@ -57,6 +60,8 @@ __all__ = [
     "held_out_misfit_pct",
     "reconstruction_pct",
     "resimulate",
+    "resimulation_chi2",
+    "simulate_identified",
     "simulated_prediction",
     "classify_outcome",
     "outcome_rule_text",
@@ -143,12 +148,38 @@ def reconstruction_pct(structure, states: dict, channels, q_pred) -> float | Non
     return float(100.0 * np.sqrt(np.mean(err**2)) / scale) if scale > 0 else None
 
 
-def resimulate(structure, forcing, identified: dict, states: dict, channels, sim: dict) -> dict | None:
+def simulate_identified(structure, forcing, identified: dict, t, sim: dict):
+    """The identified model re-simulated from rest in ``q0`` under the known forcing on times ``t``.
+
+    Returns the :class:`~tensegrity_id.mechanics.simulate.Record`, or the
+    failure's reason (a string) when the simulation fails.
+    """
+    sig = np.asarray(identified["sigma"], dtype=float)
+    sig = np.where(np.isfinite(sig), sig, structure.sigma)  # undetermined cables: no force on free coords
+    kwargs = {"sigma": sig, "c": identified["c"]}
+    if identified.get("EA") is not None:
+        kwargs["EA"] = identified["EA"]
+    t = np.asarray(t, float)
+    sim = {
+        "t_end": float(t[-1]),
+        "dt_out": float(t[1] - t[0]),
+        **{k: v for k, v in sim.items() if k != "max_nfev"},
+    }
+    try:
+        return simulate_from_rest(Dynamics(structure, **kwargs), forcing, **sim)
+    except SimulationError as exc:
+        return str(exc)
+
+
+def resimulate(
+    structure, forcing, identified: dict, states: dict, channels, sim: dict, rec_sim=None
+) -> dict | None:
     """Re-simulate with the identified parameters; compare an unmeasured acceleration.
 
     Returns ``{"pct", "coord", "t", "true", "resim"}`` or ``None`` when no
     truth or no unmeasured coordinate exists; a failed simulation gives
-    ``pct = None`` with its reason.
+    ``pct = None`` with its reason.  ``rec_sim``: the re-simulation, when
+    already run (:func:`simulate_identified`).
     """
     if states is None:
         return None
@@ -157,17 +188,10 @@ def resimulate(structure, forcing, identified: dict, states: dict, channels, sim
         return None
     rms = np.sqrt(np.mean(states["qdd"][:, cols] ** 2, axis=0))
     coord = int(cols[int(np.argmax(rms))])
-    sig = np.asarray(identified["sigma"], float)
-    sig = np.where(np.isfinite(sig), sig, structure.sigma)  # undetermined cables: no force on free coords
-    kwargs = {"sigma": sig, "c": identified["c"]}
-    if identified.get("EA") is not None:
-        kwargs["EA"] = identified["EA"]
     t = states["t"]
-    sim = {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **sim}
-    try:
-        rec = simulate_from_rest(Dynamics(structure, **kwargs), forcing, **sim)
-    except SimulationError as exc:
-        return {"pct": None, "coord": coord, "reason": str(exc)}
+    rec = simulate_identified(structure, forcing, identified, t, sim) if rec_sim is None else rec_sim
+    if isinstance(rec, str):
+        return {"pct": None, "coord": coord, "reason": rec}
     true = states["qdd"][:, coord]
     err = rec.qdd[:, coord] - true
     return {
@@ -177,6 +201,30 @@ def resimulate(structure, forcing, identified: dict, states: dict, channels, sim
         "true": true,
         "resim": rec.qdd[:, coord],
     }
+
+
+def resimulation_chi2(sensors: dict, rec_sim) -> float | None:
+    """Misfit of the re-simulated identified model on the measured channels, in noise variances.
+
+    ``mean(((a_sim - a_meas) / s_n)^2)`` over the kept samples (training and
+    held-out) and channels with a nonzero noise level: about 1 when the
+    identified model explains the record to the noise floor, and needs no
+    exact parameters (seed §4.3 leaves silent failures undetectable without
+    them; this is one of the signals offered here).  ``None`` without sensor
+    data, ``inf`` when the re-simulation failed.
+    """
+    if not sensors or rec_sim is None:
+        return None
+    if isinstance(rec_sim, str):
+        return float("inf")
+    std = np.asarray(sensors["noise_std"], float)
+    live = std > 0
+    if not live.any():
+        return None
+    keep = np.asarray(sensors["keep"], bool)
+    a = rec_sim.qdd[:, np.asarray(sensors["channels"], int)]
+    r = (a[keep][:, live] - np.asarray(sensors["noisy"], float)[keep][:, live]) / std[live]
+    return float(np.mean(r**2))
 
 
 def simulated_prediction(structure, records, sigma, c, sim: dict) -> list:

@@ -16,6 +16,11 @@ __all__ = [
     "table5",
     "run_summary",
     "write_table",
+    "BENCH_COLUMNS",
+    "SILENT_COLUMNS",
+    "bench_table",
+    "silent_failure_table",
+    "seed_scatter_pct",
 ]
 
 TABLE2_COLUMNS = ["check", "level", "paper_level", "scope"]
@@ -304,3 +309,191 @@ def table6(runs: dict, published: pd.DataFrame | None = None) -> pd.DataFrame:
             row["paper_hyperparameters"] = int(pub.loc[key, "hyperparameters"])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------- Tables 3 and 4
+BENCH_COLUMNS = [
+    "row",
+    "structure",
+    "record",
+    "protocol",
+    "steps",
+    "seeds",
+    "transitions",
+    "sigma_max_pct",
+    "sigma_max_sd",
+    "sigma_max_all_pct",
+    "c_pct",
+    "recon_pct",
+    "held_out_ratio",
+    "held_out_misfit_pct",
+    "resim_chi2",
+    "outcome",
+]
+"""Tables 3 and 4: one row per configured row, over its seeds (mean, and the standard deviation of the
+largest force-density error); ``sigma_max_all_pct`` counts the inert members too (the X1 base cable)."""
+
+
+def _all_members_max(res: dict) -> float | None:
+    sig, true = res["identified"]["sigma"], res["exact"]["sigma"]
+    vals = [100.0 * abs(s - t) / abs(t) for s, t in zip(sig, true, strict=True) if s is not None]
+    return max(vals) if vals else None
+
+
+def _mean(values) -> float | None:
+    vals = [float(v) for v in values if v is not None]
+    return float(sum(vals) / len(vals)) if vals else None
+
+
+def _sd(values) -> float | None:
+    vals = [float(v) for v in values if v is not None]
+    if len(vals) < 2:
+        return None
+    m = sum(vals) / len(vals)
+    return float((sum((v - m) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5)
+
+
+def _outcomes(results: list[dict]) -> str:
+    counts: dict = {}
+    for r in results:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    if len(counts) == 1:
+        return next(iter(counts))
+    return ", ".join(f"{k} x{n}" for k, n in counts.items())
+
+
+def bench_table(
+    rows: list[dict], results: list[list[dict]], published: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """A benchmark identification table (seed Tables 3 and 4).
+
+    ``rows``: the configured rows (``row`` id and labels such as ``forcing``
+    or ``intervention``, ``structure, record, protocol, steps``);
+    ``results``: per row, the result records of its seeds.  Values are
+    means over the seeds; ``outcome`` the seeds' labels.  ``published``
+    (indexed by ``row``) adds ``paper_*`` columns beside each value.
+    """
+    pub = published.set_index("row") if published is not None else None
+    out = []
+    for row, res in zip(rows, results, strict=True):
+        if not res:
+            raise ValueError(f"row '{row['row']}' has no results")
+        labels = {k: v for k, v in row.items() if k not in BENCH_COLUMNS and k != "runs"}
+        r = {
+            "row": row["row"],
+            **labels,
+            "structure": row["structure"],
+            "record": row["record"],
+            "protocol": row["protocol"],
+            "steps": int(row["steps"]),
+            "seeds": len(res),
+            "transitions": int(res[0].get("n_transitions") or 0),
+            "sigma_max_pct": _mean(x["errors"]["sigma_max_pct"] for x in res),
+            "sigma_max_sd": _sd(x["errors"]["sigma_max_pct"] for x in res),
+            "sigma_max_all_pct": _mean(_all_members_max(x) for x in res),
+            "c_pct": _mean(x["errors"]["c_pct"] for x in res),
+            "recon_pct": _mean(x.get("reconstruction_pct") for x in res),
+            "held_out_ratio": _mean(x.get("held_out_ratio") for x in res),
+            "held_out_misfit_pct": _mean(x.get("held_out_misfit_pct") for x in res),
+            "resim_chi2": _mean(x.get("resimulation_chi2") for x in res),
+            "outcome": _outcomes(res),
+        }
+        if pub is not None and row["row"] in pub.index:
+            for c in pub.columns:
+                r[f"paper_{c}"] = pub.loc[row["row"], c]
+        out.append(r)
+    df = pd.DataFrame(out)
+    paper = [c for c in df.columns if c.startswith("paper_")]
+    lead = [c for c in df.columns if c not in BENCH_COLUMNS and c not in paper]
+    return df[["row", *lead, *(c for c in BENCH_COLUMNS if c != "row"), *paper]]
+
+
+SILENT_COLUMNS = [
+    "row",
+    "structure",
+    "record",
+    "protocol",
+    "seeds",
+    "outcome",
+    "sigma_max_pct",
+    "held_out_ratio",
+    "held_out_misfit_pct",
+    "resim_chi2",
+    "seed_scatter_pct",
+    "flag_chi2",
+    "flag_scatter",
+    "flag_fit",
+    "flagged_by",
+    "pinn_lm_sigma_max_pct",
+    "pinn_lm_c_pct",
+    "pinn_lm_chi2",
+    "pinn_lm_outcome",
+    "pinn_lm_removes",
+]
+"""The silent-failure table: per row, the signals that need no exact parameters, and the hybrid."""
+
+
+def seed_scatter_pct(results: list[dict]) -> float | None:
+    """Largest seed-to-seed standard deviation of an identifiable force density, % of its seed mean."""
+    if len(results) < 2:
+        return None
+    ident = results[0]["identifiable"]
+    worst = None
+    for k in ident:
+        vals = [x["identified"]["sigma"][k] for x in results if x["identified"]["sigma"][k] is not None]
+        m, sd = _mean(vals), _sd(vals)
+        if m and sd is not None:
+            worst = max(worst or 0.0, 100.0 * sd / abs(m))
+    return worst
+
+
+def silent_failure_table(
+    rows: list[dict], pinn: list[list[dict]], hybrid: list[list[dict]], flags: dict
+) -> pd.DataFrame:
+    """Which no-truth signals flag each run, and whether ``pinn_lm`` removes a failure.
+
+    ``flags``: ``chi2`` (re-simulation misfit per sample above which a run is
+    flagged; 1 is the noise floor), ``scatter_pct`` (seed scatter above
+    which a group is flagged) and ``misfit_pct`` (the outcome rule's
+    held-out misfit).  The same thresholds for every row: nothing is tuned
+    per case.  ``pinn_lm_removes``: the PINN run was not ``identified`` and
+    the hybrid's is.
+    """
+    out = []
+    for row, p, h in zip(rows, pinn, hybrid, strict=True):
+        chi2 = _mean(x.get("resimulation_chi2") for x in p)
+        scatter = seed_scatter_pct(p)
+        misfit = _mean(x.get("held_out_misfit_pct") for x in p)
+        f_chi2 = chi2 is not None and chi2 > flags["chi2"]
+        f_scatter = scatter is not None and scatter > flags["scatter_pct"]
+        f_fit = misfit is not None and misfit > flags["misfit_pct"]
+        outcome = _outcomes(p)
+        h_outcome = _outcomes(h) if h else None
+        out.append(
+            {
+                "row": row["row"],
+                "structure": row["structure"],
+                "record": row["record"],
+                "protocol": row["protocol"],
+                "seeds": len(p),
+                "outcome": outcome,
+                "sigma_max_pct": _mean(x["errors"]["sigma_max_pct"] for x in p),
+                "held_out_ratio": _mean(x.get("held_out_ratio") for x in p),
+                "held_out_misfit_pct": misfit,
+                "resim_chi2": chi2,
+                "seed_scatter_pct": scatter,
+                "flag_chi2": f_chi2,
+                "flag_scatter": f_scatter if scatter is not None else None,
+                "flag_fit": f_fit,
+                "flagged_by": ", ".join(
+                    n for n, f in (("chi2", f_chi2), ("scatter", f_scatter), ("fit", f_fit)) if f
+                )
+                or "none",
+                "pinn_lm_sigma_max_pct": _mean(x["errors"]["sigma_max_pct"] for x in h) if h else None,
+                "pinn_lm_c_pct": _mean(x["errors"]["c_pct"] for x in h) if h else None,
+                "pinn_lm_chi2": _mean(x.get("chi2") for x in h) if h else None,
+                "pinn_lm_outcome": h_outcome,
+                "pinn_lm_removes": bool(outcome != "identified" and h_outcome == "identified") if h else None,
+            }
+        )
+    return pd.DataFrame(out, columns=SILENT_COLUMNS)

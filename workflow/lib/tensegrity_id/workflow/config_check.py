@@ -164,14 +164,25 @@ def _check_coordinates(config: dict) -> None:
                         f"config field '{sec}.{name}.{entry}.threshold': '{th}' is not defined under "
                         f"'thresholds.{name}'"
                     )
-                if "amplitude_factor" in spec and th is None:
+                for key in ("amplitude_factor", "transitions"):
+                    if key in spec and th is None:
+                        raise ConfigError(f"config field '{sec}.{name}.{entry}': {key} needs 'threshold'")
+                if "transitions" in spec and ("amplitude" in spec or "amplitude_factor" in spec):
                     raise ConfigError(
-                        f"config field '{sec}.{name}.{entry}': amplitude_factor needs 'threshold'"
+                        f"config field '{sec}.{name}.{entry}': give 'transitions' (the amplitude is "
+                        "searched) or an amplitude, not both"
+                    )
+                lo_hi = spec.get("search", [1.0, 4.0])
+                if lo_hi[0] >= lo_hi[1]:
+                    raise ConfigError(
+                        f"config field '{sec}.{name}.{entry}.search': {lo_hi} must be [low, high] "
+                        "with low < high"
                     )
                 if (
                     sec == "records"
                     and "amplitude" not in spec
                     and "amplitude_factor" not in spec
+                    and "transitions" not in spec
                     and (spec["forcing"] != "multi_harmonic")
                 ):
                     raise ConfigError(

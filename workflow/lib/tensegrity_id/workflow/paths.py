@@ -39,6 +39,9 @@ PATHS = {
     "pinn_checkpoint": (
         "checkpoints/pinn_{treatment}/{structure}/{record}/{protocol}_seeds{label}_steps{steps}{variant}.pt"
     ),
+    "pinn_lm": (
+        "identify/pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}{variant}"
+    ),
     "residual_checks": "values/residual_checks.json",
     "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",
     "landscape": "values/lm_landscape/{structure}/{record}/{protocol}.json",

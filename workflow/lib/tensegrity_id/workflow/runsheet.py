@@ -55,6 +55,8 @@ CASE_KEYS = ("structure", "record", "protocol")
 PINN_KEYS = ("structure", "record", "protocol", "treatment", "steps", "seed", "variant")
 BASELINE_KEYS = ("method", "structure", "record", "protocol", "seed")
 BASELINE_METHODS = ("lm_shooting", "ukf", "pf_enkf")
+BENCH_TABLES = ("table3", "table4")
+"""Benchmark identification tables built from PINN rows (RunSheet.bench_tables)."""
 RESERVED_VARIANTS = frozenset({"history", "series", "restarts", "variants"})
 """Names a PINN variant may not take: they end other files of the same run."""
 
@@ -291,8 +293,59 @@ class RunSheet:
                     for kind in ("taut", "slack")
                 ]
         self.table9_pinn = self._pinn_rows("table9.pinn", config.get("table9", {}).get("pinn", []))
-        self.pinn = _unique(rows + self.table5 + self.fig4 + self.table6_pinn + self.table9_pinn, PINN_KEYS)
+        self.bench_tables = {t: self._bench_table(t, config.get(t) or {}) for t in BENCH_TABLES}
+        bench = [run for rows in self.bench_tables.values() for row in rows for run in row["runs"]]
+        sf = config.get("silent_failures") or {}
+        self.pinn_lm, self.silent_rows = [], []
+        if sf:
+            sf_rows = list(self.bench_tables.get(sf.get("table", "table3"), []))
+            sf_rows += self._bench_table("silent_failures.extra", {"rows": sf.get("extra", [])})
+            self.pinn_lm = _unique([run for row in sf_rows for run in row["runs"]], PINN_KEYS)
+            index = {tuple(r[k] for k in PINN_KEYS): i for i, r in enumerate(self.pinn_lm)}
+            self.silent_rows = [
+                {
+                    **{k: v for k, v in row.items() if k != "runs"},
+                    "runs": [index[tuple(r[k] for k in PINN_KEYS)] for r in row["runs"]],
+                }
+                for row in sf_rows
+            ]
+        self.pinn = _unique(
+            rows + self.table5 + self.fig4 + self.table6_pinn + self.table9_pinn + bench + self.pinn_lm,
+            PINN_KEYS,
+        )
         self.pinn_groups = _seed_groups(self.pinn)
+
+    def _bench_table(self, name: str, table: dict) -> list[dict]:
+        """Rows of a benchmark identification table (Tables 3 and 4): each row's PINN runs over its seeds.
+
+        A row is ``{row, structure, record, protocol, steps?, seeds?, ...}``;
+        ``steps``, ``seeds`` and ``treatment`` default to the table's.  The
+        row's other keys (``forcing``, ``intervention``) are kept as labels.
+        """
+        out = []
+        for i, r in enumerate(table.get("rows", [])):
+            where = f"{name}.rows[{i}]"
+            if not self._in_scope(where, r["structure"]):
+                continue
+            steps = r.get("steps", table.get("steps"))
+            if steps is None:
+                raise RunSheetError(f"config field '{where}': give 'steps' (or the table's 'steps')")
+            seeds = r.get("seeds", table.get("seeds", [0]))
+            runs = [
+                self._pinn_row(
+                    where,
+                    {
+                        **r,
+                        "treatment": r.get("treatment", table.get("treatment", "smooth")),
+                        "steps": steps,
+                        "seed": seed,
+                    },
+                )
+                for seed in seeds
+            ]
+            labels = {k: v for k, v in r.items() if k not in (*PINN_KEYS, "seeds", "settings")}
+            out.append({**labels, **{k: runs[0][k] for k in CASE_KEYS}, "steps": int(steps), "runs": runs})
+        return out
 
     def record_structures(self) -> list[dict]:
         """``{structure}`` rows of the structures that have records, in order."""

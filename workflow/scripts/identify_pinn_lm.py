@@ -1,0 +1,66 @@
+"""Levenberg-Marquardt shooting from a physics-informed estimate (rule identify_pinn_lm).
+
+Output ``results/identify/pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}.json``:
+the result record of tensegrity_id.identify.base for method ``pinn_lm``
+(LM ``chi2``, ``spurious_minimum``, ``resimulation_chi2``), with ``start``:
+the PINN run it started from (file, identified values, errors, outcome).
+"""
+
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.identify import shooting  # noqa: F401  (registers pinn_lm)
+from tensegrity_id.identify.base import get_method
+from tensegrity_id.identify.problems import load_problem
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
+pinn = read_json(inp.pinn)
+problem = load_problem(
+    inp.structure,
+    list(inp.record_npz),
+    list(inp.record_json),
+    list(inp.sensors),
+    names=list(par.records),
+    seed=int(wc.seed),
+    **par.problem,
+)
+start = {"sigma": pinn["identified"]["sigma"], "c": pinn["identified"]["c"]}
+log.info(
+    "pinn_lm on %s/%s (%s, seed %s) from %s: start %s",
+    wc.structure,
+    wc.record,
+    wc.protocol,
+    wc.seed,
+    inp.pinn,
+    start,
+)
+options = {
+    "workers": snakemake.threads,
+    **dict(par.options),
+    "start_from": start,
+    "start_source": str(inp.pinn),
+}  # noqa: F821
+result = get_method("pinn_lm", **options).run(problem)
+result.pop("_series", None)
+result.update(
+    protocol=wc.protocol,
+    records=list(par.records),
+    start={
+        "file": str(inp.pinn),
+        "method": pinn["method"],
+        "steps": pinn.get("steps"),
+        "identified": pinn["identified"],
+        "errors": pinn["errors"],
+        "outcome": pinn["outcome"],
+        "resimulation_chi2": pinn.get("resimulation_chi2"),
+    },
+)
+e = result["errors"]
+log.info(
+    "PINN max sigma error %s %% -> pinn_lm %.3g %%, c %.3g %%, chi2 %.4g, outcome %s",
+    pinn["errors"]["sigma_max_pct"],
+    e["sigma_max_pct"],
+    e["c_pct"],
+    result["chi2"],
+    result["outcome"],
+)
+write_json(out.json, result)
