@@ -220,7 +220,9 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     ]
     sheet = RunSheet(cfg)
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
-    assert set(variants) == {"wbar10", "wide"} and sheet.pinn_settings("wide") == {"width": 128}
+    # the default config's own variant: the Fourier-basis ablation (README "Across the benchmarks")
+    assert set(variants) == {"fourierlinear", "wbar10", "wide"}
+    assert sheet.pinn_settings("wide") == {"width": 128}
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"
     )
