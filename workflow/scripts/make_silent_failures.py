@@ -12,12 +12,12 @@ for every row), and the hybrid ``pinn_lm``'s errors, chi2 and outcome.
 """
 
 from tensegrity_id.data.runio import read_json, setup_log
-from tensegrity_id.report.tables import silent_failure_table, write_table
+from tensegrity_id.report.tables import SILENT_FLAGS, silent_failure_table, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
 pinn, hybrid = [read_json(p) for p in inp.runs], [read_json(p) for p in inp.hybrid]
-flags = {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0, **dict(par.flags)}
+flags = {**SILENT_FLAGS, **dict(par.flags)}
 rows, p_rows, h_rows = [], [], []
 for row in par.rows:
     idx = list(row["runs"])

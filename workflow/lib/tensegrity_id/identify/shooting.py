@@ -142,6 +142,10 @@ class LMShooting(IdentificationMethod):
             )
         return out
 
+    def _starts(self, problem: IdentificationProblem, o: dict) -> list:
+        """The ``[sigma0, c0]`` starts of the search (``sigma0`` one value or one per cable)."""
+        return o.get("starts") or [[problem.sigma0, problem.c0]]
+
     def _fit(self, problem: IdentificationProblem) -> dict:
         o = self.resolved_options()
         st = problem.structure
@@ -173,7 +177,7 @@ class LMShooting(IdentificationMethod):
             steps = [job[1][j] - theta[j] for j, job in enumerate(jobs)]
             return np.stack([(c - r0) / hj for c, hj in zip(cols, steps, strict=True)], axis=1)
 
-        starts = o.get("starts") or [[problem.sigma0, problem.c0]]
+        starts = self._starts(problem, o)
         runs = []
         try:
             for sigma0, c0 in starts:
@@ -299,8 +303,8 @@ class PINNThenLM(LMShooting):
     """The PINN's 15 (Table 6) and the shooting's difference step and iteration cap."""
     defaults = {**LMShooting.defaults, "start_from": None, "start_source": None}
 
-    def _fit(self, problem: IdentificationProblem) -> dict:
-        start = self.options.get("start_from")
+    def _starts(self, problem: IdentificationProblem, o: dict) -> list:
+        start = o.get("start_from")
         if not start or "sigma" not in start or start.get("c") is None:
             raise ValueError(
                 "pinn_lm needs start_from = {'sigma': [...], 'c': ...} (a PINN's identified values)"
@@ -310,11 +314,7 @@ class PINNThenLM(LMShooting):
                 f"pinn_lm: start_from has {len(start['sigma'])} force densities, the structure "
                 f"{problem.structure.n_cables} cables"
             )
-        saved = self.options
-        self.options = {**saved, "starts": [[list(start["sigma"]), float(start["c"])]]}
-        try:
-            out = super()._fit(problem)
-        finally:
-            self.options = saved
-        out["start_source"] = saved.get("start_source")
-        return out
+        return [[list(start["sigma"]), float(start["c"])]]
+
+    def _fit(self, problem: IdentificationProblem) -> dict:
+        return {**super()._fit(problem), "start_source": self.options.get("start_source")}

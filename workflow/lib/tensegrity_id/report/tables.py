@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..identify.seeds import seed_stats
+
 __all__ = [
     "TABLE_S3_COLUMNS",
     "TABLE2_COLUMNS",
@@ -21,6 +23,7 @@ __all__ = [
     "bench_table",
     "silent_failure_table",
     "seed_scatter_pct",
+    "SILENT_FLAGS",
 ]
 
 TABLE2_COLUMNS = ["check", "level", "paper_level", "scope"]
@@ -346,11 +349,7 @@ def _mean(values) -> float | None:
 
 
 def _sd(values) -> float | None:
-    vals = [float(v) for v in values if v is not None]
-    if len(vals) < 2:
-        return None
-    m = sum(vals) / len(vals)
-    return float((sum((v - m) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5)
+    return seed_stats(values)["std"]
 
 
 def _outcomes(results: list[dict]) -> str:
@@ -445,6 +444,10 @@ def seed_scatter_pct(results: list[dict]) -> float | None:
         if m and sd is not None:
             worst = max(worst or 0.0, 100.0 * sd / abs(m))
     return worst
+
+
+SILENT_FLAGS = {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0}
+"""Default thresholds of the silent-failure flags (config ``silent_failures.flags`` overrides them)."""
 
 
 def silent_failure_table(
