@@ -150,7 +150,8 @@ def test_pinn_outputs_follow_contracts(workdir):
     )
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 10  # with Table 3's X1 row
+    # with Table 3's X1 row and Figure 6's two prism runs
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 12
     t3 = pd.read_csv(workdir / "results/tables/table3.csv")
     assert list(t3["row"]) == ["x1_taut_1pt"] and {"paper_sigma_max_pct", "sigma_max_all_pct"} <= set(t3)
     assert t3["paper_sigma_max_pct"].iloc[0] == 3.5 and t3["steps"].iloc[0] == 200
@@ -160,10 +161,23 @@ def test_pinn_outputs_follow_contracts(workdir):
         (workdir / "results/identify/pinn_lm/x1/taut_1pt/top_node_smooth_seed0_steps200.json").read_text()
     )
     assert hybrid["method"] == "pinn_lm" and hybrid["start"]["steps"] == 200 and "chi2" in hybrid
+    fish = hybrid["fisher_at_start"]
+    assert fish["theta"][:4] == pytest.approx(hybrid["start"]["identified"]["sigma"])
+    assert fish["condition_identifiable"] > 1 and {"fisher_cond", "crlb_max_pct", "flag_crlb"} <= set(sf)
+    ss = json.loads((workdir / "results/values/seed_study_x1.json").read_text())
+    assert ss["seeds"] == [0, 1] and set(ss["parameters"]) == {"sigma_1", "sigma_2", "sigma_3", "c"}
+    p1 = ss["parameters"]["sigma_1"]
+    assert p1["std_over_crlb"] == pytest.approx(p1["std"] / p1["crlb"]) and ss["paper"]["n_seeds"] == 8
+    f6 = json.loads((workdir / "results/values/fig6_prism_series.json").read_text())
+    assert [lv["level"] for lv in f6["levels"]] == [1.0] and f6["repeats"][0]["seeds"] == [0, 1]
+    assert f6["triangle"] == [3, 4, 5] and f6["cross"] == [6, 7, 8] and f6["paper"]["mean_worst_pct"]
+    f7 = json.loads((workdir / "results/values/fig7_bridge.json").read_text())
+    assert [r["record"] for r in f7["records"]] == ["taut_1pt", "slack_1pt"] and f7["inactive_channels"] == []
+    assert all(r["n_identifiable"] == 3 for r in f7["records"])
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
     assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
-    for fig in ("fig4_identification", "fig5_resimulation"):
+    for fig in ("fig4_identification", "fig5_resimulation", "fig6_prism_series", "fig7_bridge"):
         assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
 
 
@@ -208,6 +222,7 @@ TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_ta
 TABLES |= {"make_table3", "make_silent_failures"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
 PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures"}
+PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
 BASELINES |= {"make_table6", "make_table9"}
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
@@ -229,7 +244,7 @@ SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_fig
         ("identify/filters.py", BASELINES),
         ("identify/pinn/trainer.py", {"identify_pinn"} | PINN_DOWNSTREAM),
         ("report/plot_pinn.py", {"plot_fig4", "plot_fig5"}),
-        ("report/plot_structures.py", {"plot_fig1", "plot_figS1"}),  # the two figures drawing structures
+        ("report/plot_structures.py", {"plot_fig1", "plot_figS1", "plot_fig7"}),  # figures drawing structures
         ("report/tables.py", TABLES | {"springrod_example"}),
     ],
 )

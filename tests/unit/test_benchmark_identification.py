@@ -130,12 +130,16 @@ def test_silent_failure_table_flags_by_fixed_thresholds():
     ]
     good = [_res(1.0)]
     hybrid = [[_res(0.1)], [_res(0.2)]]
+    hybrid[0][0]["fisher_at_start"] = {"condition_identifiable": 5e4, "crlb_max_pct": 12.0}
+    hybrid[1][0]["fisher_at_start"] = {"condition_identifiable": 2e2, "crlb_max_pct": 0.3}
     df = silent_failure_table(
-        rows, [silent, good], hybrid, {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0}
+        rows, [silent, good], hybrid, {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0, "crlb_pct": 5.0}
     )
     assert list(df.columns) == SILENT_COLUMNS
     a, b = df.iloc[0], df.iloc[1]
-    assert a["flag_chi2"] and a["flag_scatter"] and not a["flag_fit"] and a["flagged_by"] == "chi2, scatter"
+    assert a["flag_chi2"] and a["flag_scatter"] and not a["flag_fit"] and a["flag_crlb"]
+    assert a["flagged_by"] == "chi2, scatter, crlb" and a["fisher_cond"] == pytest.approx(5e4)
+    assert not b["flag_crlb"] and b["crlb_max_pct"] == pytest.approx(0.3)
     assert a["pinn_lm_removes"] and a["pinn_lm_outcome"] == "identified"
     assert b["flagged_by"] == "none" and b["flag_scatter"] is None and not b["pinn_lm_removes"]
 
@@ -174,3 +178,28 @@ def test_run_sheet_expands_bench_tables_and_the_hybrid_rows(x1_spec):
     del bad["table3"]["rows"][0]["steps"]
     with pytest.raises(RunSheetError, match="give 'steps'"):
         RunSheet(bad)
+
+
+# ------------------------------------------------- Fisher at identified values
+def test_fisher_at_the_exact_values_is_the_identifiability_analysis(taut):
+    """At the exact parameters the local Fisher summary is the before-inversion one (seed §3.3: condition
+    ~1.9e2 on the taut X1 record, base cable null); away from them it moves, and a pooled problem adds
+    its records' information (the same record twice: the bounds shrink by sqrt(2))."""
+    from tensegrity_id.analysis.local_fisher import fisher_at
+
+    s = taut.structure
+    exact = fisher_at(taut, s.sigma, 1.0)
+    assert exact["null_members"] == ["sigma_0"] and 170 < exact["condition_identifiable"] < 210
+    assert (
+        exact["theta"][:4] == pytest.approx(list(s.sigma)) and exact["crlb_max_parameter"] in exact["names"]
+    )
+    off = fisher_at(taut, 1.3 * s.sigma, 0.7)
+    assert off["theta"][-1] == pytest.approx(0.7) and off["crlb_max_pct"] != pytest.approx(
+        exact["crlb_max_pct"]
+    )
+    twice = IdentificationProblem(s, taut.records * 2, truth=taut.truth, sim=taut.sim)
+    assert fisher_at(twice, s.sigma, 1.0)["crlb_max_pct"] == pytest.approx(
+        exact["crlb_max_pct"] / np.sqrt(2), rel=1e-9
+    )
+    with pytest.raises(ValueError, match="cables"):
+        fisher_at(taut, s.sigma[:2], 1.0)

@@ -77,6 +77,34 @@ def structure_file(wildcards):
     return [spec["file"]] if "file" in spec else []
 
 
+def study_row(study, row):
+    """The row ``row`` of an identification study (seed_study, fig6, fig7)."""
+    for r in SHEET.studies[study]:
+        if r["row"] == row:
+            return r
+    known = ", ".join(r["row"] for r in SHEET.studies[study]) or "none"
+    raise WorkflowError(f"no row '{row}' in the {study} config (known: {known})")
+
+
+def study_params(study):
+    """A study's rows for its script: labels and keys, and how many runs each row has."""
+    return [
+        {k: v for k, v in row.items() if k != "runs"} | {"n_runs": len(row["runs"])}
+        for row in SHEET.studies[study]
+    ]
+
+
+def study_runs(study):
+    return paths(
+        "pinn", [run for row in SHEET.studies[study] for run in row["runs"]], ".json"
+    )
+
+
+def study_structure(study):
+    rows = SHEET.studies[study]
+    return path("structure", structure=rows[0]["structure"]) if rows else []
+
+
 def record_threshold(wildcards):
     """The threshold a record's amplitude refers to, if any."""
     spec = entry("records", wildcards.structure, wildcards.record)
@@ -84,6 +112,21 @@ def record_threshold(wildcards):
         return []
     return [
         path("threshold", structure=wildcards.structure, threshold=spec["threshold"])
+    ]
+
+
+def record_reference(wildcards):
+    """The record whose amplitude a record takes (``amplitude_of``), if any."""
+    spec = entry("records", wildcards.structure, wildcards.record)
+    if "amplitude_of" not in spec:
+        return []
+    return [
+        path(
+            "record",
+            ".json",
+            structure=wildcards.structure,
+            record=spec["amplitude_of"],
+        )
     ]
 
 

@@ -63,6 +63,7 @@ rule plot_energy_balance:
 rule plot_fig3:
     input:
         fisher=paths("fisher", SHEET.fig3),
+        seed_study=paths("seed_study", SHEET.studies["seed_study"]),
         lib=lib("plot_fig3"),
     output:
         pdf=path("figure", ".pdf", figure="fig3_identifiability"),
@@ -152,3 +153,56 @@ rule plot_baselines:
         mem_mb=1000,
     script:
         "../scripts/plot_baselines.py"
+
+
+rule plot_fig6:
+    input:
+        runs=study_runs("fig6"),
+        fisher=paths(
+            "fisher", [r for r in SHEET.studies["fig6"] if r.get("label") != "repeat"]
+        ),
+        structure=study_structure("fig6"),
+        published="resources/published/fig6.yaml",
+        lib=lib("plot_fig6"),
+    output:
+        pdf=path("figure", ".pdf", figure="fig6_prism_series"),
+        png=path("figure", ".png", figure="fig6_prism_series"),
+        json=path("study_values", figure="fig6_prism_series"),
+    log:
+        logs("plot_fig6.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        rows=study_params("fig6"),
+    script:
+        "../scripts/plot_fig6.py"
+
+
+rule plot_fig7:
+    input:
+        runs=study_runs("fig7"),
+        fisher=paths("fisher", SHEET.studies["fig7"]),
+        sensors=paths("sensors", SHEET.studies["fig7"][:1]),
+        structure=study_structure("fig7"),
+        published="resources/published/fig7.yaml",
+        lib=lib("plot_fig7"),
+    output:
+        pdf=path("figure", ".pdf", figure="fig7_bridge"),
+        png=path("figure", ".png", figure="fig7_bridge"),
+        json=path("study_values", figure="fig7_bridge"),
+    log:
+        logs("plot_fig7.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        rows=study_params("fig7"),
+    script:
+        "../scripts/plot_fig7.py"

@@ -287,5 +287,6 @@ rule identify_pinn_lm:
             **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
             **(config.get("silent_failures", {}).get("lm") or {}),
         },
+        fisher={k: config["fisher"][k] for k in ("rel_step", "floor", "null_tol")},
     script:
         "../scripts/identify_pinn_lm.py"

@@ -28,6 +28,7 @@ rule simulate_record:
     input:
         structure=path("structure"),
         threshold=record_threshold,
+        reference=record_reference,
         lib=lib("simulate_record"),
     output:
         npz=path("record", ".npz"),

@@ -173,3 +173,27 @@ rule make_silent_failures:
         flags=config.get("silent_failures", {}).get("flags", {}),
     script:
         "../scripts/make_silent_failures.py"
+
+
+rule make_seed_study:
+    input:
+        runs=lambda w: paths("pinn", study_row("seed_study", w.row)["runs"], ".json"),
+        fisher=lambda w: path("fisher", **study_row("seed_study", w.row)),
+        published="resources/published/seed_study.yaml",
+        lib=lib("make_seed_study"),
+    output:
+        json=path("seed_study"),
+    log:
+        logs("make_seed_study/{row}.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        row=lambda w: {
+            k: v for k, v in study_row("seed_study", w.row).items() if k != "runs"
+        },
+    script:
+        "../scripts/make_seed_study.py"

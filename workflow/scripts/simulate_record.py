@@ -8,7 +8,8 @@ Outputs ``results/records/{structure}/{record}.npz`` with arrays ``t`` (s),
 forcing, structure digest, solver statistics and ``checks``
 (``max_length_violation``, ``max_length_error_m``, ``max_energy_error_rel``,
 ``n_transitions``; for a record specified by its transition count, the
-``transition_search``).
+``transition_search``).  A record with ``amplitude_of`` takes the amplitude
+(N) of that record of the same structure (its metadata is an input).
 """
 
 from tensegrity_id import structure_from_report
@@ -44,9 +45,16 @@ if "transitions" in spec:  # the seed states the count, not the amplitude: searc
         search["target"],
         search["n_simulations"],
     )
+elif "amplitude_of" in spec:  # one excitation at several prestress levels (seed §4.6)
+    ref = read_json(snakemake.input.reference[0])  # noqa: F821
+    amplitude = float(ref["forcing"]["amplitude"])
+    if threshold is not None:
+        spec["amplitude_factor"] = amplitude / float(threshold["threshold"])
+    log.info("amplitude %.5g N of record '%s'", amplitude, spec["amplitude_of"])
 else:
     amplitude = record_amplitude(spec, threshold)
-forcing = forcing_from_spec(structure, spec, amplitude=amplitude, t_end=sim["t_end"])
+drive = {k: v for k, v in spec.items() if k != "amplitude_of"}  # a name, not a forcing parameter
+forcing = forcing_from_spec(structure, drive, amplitude=amplitude, t_end=sim["t_end"])
 log.info(
     "simulating %s/%s: %s, amplitude %.5g N",
     structure.name,

@@ -201,8 +201,8 @@ class LMShooting(IdentificationMethod):
                     }
                 )
                 log.info(
-                    "start sigma0 %g c0 %g: chi2 %.4g (%s), %d simulations, sigma %s, c %.4g",
-                    sigma0,
+                    "start sigma0 %s c0 %g: chi2 %.4g (%s), %d simulations, sigma %s, c %.4g",
+                    np.round(np.asarray(sigma0, float), 3),
                     c0,
                     chi2,
                     "spurious minimum" if chi2 > o["spurious_chi2"] else "at the noise floor",

@@ -1,4 +1,5 @@
-"""Figure 3: sensitivity per member and the spectrum of the Fisher information."""
+"""Figure 3: sensitivity per member, the spectrum of the Fisher information, the bounds, and the
+seed study (scatter and bias of repeated identifications against the bounds)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,38 @@ import numpy as np  # noqa: E402
 __all__ = ["plot_fig3"]
 
 
-def plot_fig3(results: list[dict], labels: list[str], paths):
-    """(a) sqrt(J_ii) per parameter, (b) eigenvalues of J, (c) relative CRLB; one series per record."""
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+def _seed_panel(ax, study: dict) -> None:
+    """Seed scatter and |bias| of each identifiable parameter in units of its CRLB (log scale)."""
+    params = study["parameters"]
+    names = list(params)
+    x = np.arange(len(names))
+    std = [params[n]["std_over_crlb"] for n in names]
+    bias = [abs(params[n]["bias"]) / params[n]["crlb"] for n in names]
+    ax.bar(x - 0.2, std, 0.4, label="seed std / CRLB", color="0.35")
+    ax.bar(x + 0.2, bias, 0.4, label="|bias| / CRLB", color="0.75", hatch="//", edgecolor="0.3")
+    ax.axhline(1.0, color="k", lw=0.8, ls="--")
+    ax.text(len(names) - 0.5, 1.05, "CRLB", fontsize=7, ha="right", va="bottom")
+    paper = study.get("paper") or {}
+    if paper.get("std_over_crlb_range"):
+        lo, hi = paper["std_over_crlb_range"]
+        ax.axhspan(lo, hi, color="tab:blue", alpha=0.12, label=f"paper std/CRLB {lo}-{hi}")
+    ax.set_yscale("log")
+    ax.set_xticks(x, names, rotation=60, fontsize=7)
+    ax.set_ylabel("multiple of the CRLB")
+    ax.set_title(
+        f"(c) {study['n_seeds']} seeds, {study['structure']} {study['record']}, {study['steps']} steps",
+        fontsize=9,
+    )
+
+
+def plot_fig3(results: list[dict], labels: list[str], paths, seed_study: dict | None = None):
+    """(a) sqrt(J_ii) per parameter, (b) eigenvalues of J, (c) the seed study against the CRLB (when
+    given), (d) relative CRLB; one series per record."""
+    n = 4 if seed_study else 3
+    fig, axes = plt.subplots(1, n, figsize=(3.7 * n, 3.6))
+    if seed_study:
+        _seed_panel(axes[2], seed_study)
+        axes = [axes[0], axes[1], axes[3], axes[2]]
     width = 0.8 / max(len(results), 1)
     for k, (r, lab) in enumerate(zip(results, labels, strict=True)):
         names = r["names"]
@@ -38,7 +68,7 @@ def plot_fig3(results: list[dict], labels: list[str], paths):
     ids0 = [n for n in results[0]["names"] if n in results[0]["crlb_relative"]]
     axes[2].set_xticks(np.arange(len(ids0)), ids0, rotation=60, fontsize=7)
     axes[2].set_ylabel("relative CRLB (%)")
-    axes[2].set_title("(c) Cramér–Rao bounds, identifiable block", fontsize=9)
+    axes[2].set_title(f"({'d' if seed_study else 'c'}) Cramér–Rao bounds, identifiable block", fontsize=9)
     for a in axes:
         a.legend(fontsize=7, frameon=False)
     fig.tight_layout()

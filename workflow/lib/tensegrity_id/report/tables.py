@@ -419,9 +419,12 @@ SILENT_COLUMNS = [
     "held_out_misfit_pct",
     "resim_chi2",
     "seed_scatter_pct",
+    "fisher_cond",
+    "crlb_max_pct",
     "flag_chi2",
     "flag_scatter",
     "flag_fit",
+    "flag_crlb",
     "flagged_by",
     "pinn_lm_sigma_max_pct",
     "pinn_lm_c_pct",
@@ -446,7 +449,7 @@ def seed_scatter_pct(results: list[dict]) -> float | None:
     return worst
 
 
-SILENT_FLAGS = {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0}
+SILENT_FLAGS = {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0, "crlb_pct": 5.0}
 """Default thresholds of the silent-failure flags (config ``silent_failures.flags`` overrides them)."""
 
 
@@ -458,8 +461,11 @@ def silent_failure_table(
     ``flags``: ``chi2`` (re-simulation misfit per sample above which a run is
     flagged; 1 is the noise floor), ``scatter_pct`` (seed scatter above
     which a group is flagged) and ``misfit_pct`` (the outcome rule's
-    held-out misfit).  The same thresholds for every row: nothing is tuned
-    per case.  ``pinn_lm_removes``: the PINN run was not ``identified`` and
+    held-out misfit) and ``crlb_pct`` (worst relative Cramér–Rao bound of the
+    Fisher information at the identified parameters, ``fisher_at_start`` of
+    the hybrid's record: above it the record cannot determine a parameter to
+    that precision around the estimate).  The same thresholds for every row:
+    nothing is tuned per case.  ``pinn_lm_removes``: the PINN run was not ``identified`` and
     the hybrid's is.
     """
     out = []
@@ -470,6 +476,10 @@ def silent_failure_table(
         f_chi2 = chi2 is not None and chi2 > flags["chi2"]
         f_scatter = scatter is not None and scatter > flags["scatter_pct"]
         f_fit = misfit is not None and misfit > flags["misfit_pct"]
+        fish = [x["fisher_at_start"] for x in h if x.get("fisher_at_start")]
+        cond = _mean(f["condition_identifiable"] for f in fish)
+        crlb = _mean(f["crlb_max_pct"] for f in fish)
+        f_crlb = crlb is not None and crlb > flags["crlb_pct"]
         outcome = _outcomes(p)
         h_outcome = _outcomes(h) if h else None
         out.append(
@@ -485,11 +495,16 @@ def silent_failure_table(
                 "held_out_misfit_pct": misfit,
                 "resim_chi2": chi2,
                 "seed_scatter_pct": scatter,
+                "fisher_cond": cond,
+                "crlb_max_pct": crlb,
                 "flag_chi2": f_chi2,
                 "flag_scatter": f_scatter if scatter is not None else None,
                 "flag_fit": f_fit,
+                "flag_crlb": f_crlb if crlb is not None else None,
                 "flagged_by": ", ".join(
-                    n for n, f in (("chi2", f_chi2), ("scatter", f_scatter), ("fit", f_fit)) if f
+                    n
+                    for n, f in (("chi2", f_chi2), ("scatter", f_scatter), ("fit", f_fit), ("crlb", f_crlb))
+                    if f
                 )
                 or "none",
                 "pinn_lm_sigma_max_pct": _mean(x["errors"]["sigma_max_pct"] for x in h) if h else None,

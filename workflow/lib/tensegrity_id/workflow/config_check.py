@@ -143,7 +143,8 @@ def _check_coordinates(config: dict) -> None:
             raise ConfigError(f"config field 'records.{name}': '{name}' is not defined under 'structures'")
         geom = build_geometry(name, config["structures"][name])
         for sec in sections:
-            for entry, spec in config.get(sec, {}).get(name, {}).items():
+            entries = config.get(sec, {}).get(name, {})
+            for entry, spec in entries.items():
                 key = "channels" if sec == "protocols" else "drive"
                 for k, (node, axis) in enumerate(spec.get(key, [])):
                     a = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
@@ -172,6 +173,25 @@ def _check_coordinates(config: dict) -> None:
                         f"config field '{sec}.{name}.{entry}': give 'transitions' (the amplitude is "
                         "searched) or an amplitude, not both"
                     )
+                ref = spec.get("amplitude_of")
+                if ref is not None:
+                    given = [k for k in ("amplitude", "amplitude_factor", "transitions") if k in spec]
+                    if given:
+                        raise ConfigError(
+                            f"config field '{sec}.{name}.{entry}': 'amplitude_of' takes the amplitude of "
+                            f"record '{ref}'; remove {', '.join(repr(k) for k in given)}"
+                        )
+                    other = entries.get(ref)
+                    if other is None or ref == entry:
+                        raise ConfigError(
+                            f"config field '{sec}.{name}.{entry}.amplitude_of': '{ref}' is not another "
+                            f"record of '{name}' (known: {', '.join(sorted(entries))})"
+                        )
+                    if "amplitude_of" in other or other.get("forcing") != spec.get("forcing"):
+                        raise ConfigError(
+                            f"config field '{sec}.{name}.{entry}.amplitude_of': record '{ref}' must have "
+                            f"its own amplitude and the same forcing ('{spec.get('forcing')}')"
+                        )
                 lo_hi = spec.get("search", [1.0, 4.0])
                 if lo_hi[0] >= lo_hi[1]:
                     raise ConfigError(
@@ -183,6 +203,7 @@ def _check_coordinates(config: dict) -> None:
                     and "amplitude" not in spec
                     and "amplitude_factor" not in spec
                     and "transitions" not in spec
+                    and "amplitude_of" not in spec
                     and (spec["forcing"] != "multi_harmonic")
                 ):
                     raise ConfigError(

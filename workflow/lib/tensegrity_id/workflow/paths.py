@@ -43,6 +43,8 @@ PATHS = {
         "identify/pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}{variant}"
     ),
     "residual_checks": "values/residual_checks.json",
+    "seed_study": "values/seed_study_{row}.json",
+    "study_values": "values/{figure}.json",
     "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",
     "landscape": "values/lm_landscape/{structure}/{record}/{protocol}.json",
     "springrod": "identify/springrod/summary.json",

@@ -57,6 +57,8 @@ BASELINE_KEYS = ("method", "structure", "record", "protocol", "seed")
 BASELINE_METHODS = ("lm_shooting", "ukf", "pf_enkf")
 BENCH_TABLES = ("table3", "table4")
 """Benchmark identification tables built from PINN rows (RunSheet.bench_tables)."""
+STUDIES = {"seed_study": ("seed_study",), "fig6": ("figures", "fig6"), "fig7": ("figures", "fig7")}
+"""Identification studies in the benchmark-table form (RunSheet.studies): name -> config keys."""
 RESERVED_VARIANTS = frozenset({"history", "series", "restarts", "variants"})
 """Names a PINN variant may not take: they end other files of the same run."""
 
@@ -294,7 +296,19 @@ class RunSheet:
                 ]
         self.table9_pinn = self._pinn_rows("table9.pinn", config.get("table9", {}).get("pinn", []))
         self.bench_tables = {t: self._bench_table(t, config.get(t) or {}) for t in BENCH_TABLES}
-        bench = [run for rows in self.bench_tables.values() for row in rows for run in row["runs"]]
+        self.studies = {}
+        for name, keys in STUDIES.items():
+            section = config
+            for k in keys:
+                section = section.get(k) or {}
+            self.studies[name] = self._bench_table(".".join(keys), section)
+        bench = [
+            run
+            for tables in (self.bench_tables, self.studies)
+            for rows in tables.values()
+            for row in rows
+            for run in row["runs"]
+        ]
         sf = config.get("silent_failures") or {}
         self.pinn_lm, self.silent_rows = [], []
         if sf:

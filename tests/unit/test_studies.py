@@ -1,0 +1,183 @@
+"""Issue 16, second part: the seed study (bias and scatter against the CRLB), the prism-series and
+bridge summaries of Figures 6-7, the study rows of the run sheet, and records that share an amplitude."""
+
+import copy
+import re
+
+import numpy as np
+import pytest
+import yaml
+from snakemake.utils import update_config
+from tensegrity_id.analysis.seed_study import seed_study
+from tensegrity_id.report.plot_studies import bridge_summary, prism_series_summary
+from tensegrity_id.workflow.config_check import ConfigError, check_config
+from tensegrity_id.workflow.runsheet import RunSheet
+
+
+@pytest.fixture(scope="module")
+def default_config(repo):
+    return yaml.safe_load((repo / "config/config.yaml").read_text())
+
+
+EXACT = {"sigma": [25.0, 52.0, 25.0, 25.0], "c": 1.0}
+
+
+def _run(sigma, c, *, seed=0, record="taut_1pt", ratio=2.5, outcome="identified"):
+    sig = np.asarray(sigma, float)
+    ex = np.asarray(EXACT["sigma"])
+    pct = [None] + [float(100 * abs(sig[k] - ex[k]) / ex[k]) for k in (1, 2, 3)]
+    return {
+        "structure": "x1",
+        "record": record,
+        "protocol": "top_node",
+        "method": "pinn_smooth",
+        "steps": 12000,
+        "seed": seed,
+        "identified": {"sigma": sig.tolist(), "c": c},
+        "exact": EXACT,
+        "errors": {"sigma_pct": pct, "sigma_max_pct": max(pct[1:]), "c_pct": 100 * abs(c - 1.0)},
+        "held_out_ratio": ratio,
+        "outcome": outcome,
+    }
+
+
+FISHER = {
+    "names": ["sigma_0", "sigma_1", "sigma_2", "sigma_3", "c"],
+    "crlb": {"sigma_1": 0.02, "sigma_2": 0.03, "sigma_3": 0.013, "c": 0.0026},
+    "crlb_relative": {"sigma_1": 0.02 / 52, "sigma_2": 0.03 / 25, "sigma_3": 0.013 / 25, "c": 0.0026},
+    "null_members": ["sigma_0"],
+    "condition_identifiable": 190.0,
+}
+
+
+def test_seed_study_separates_bias_from_scatter():
+    """Seed means 2-4 % off with a scatter an order smaller (the seed's §4.8 reading), constructed exactly."""
+    offsets = np.array([-0.1, 0.1, -0.05, 0.05])  # zero mean, std 0.0913 (ddof 1)
+    runs = [
+        _run([10.0, 52 * 1.03 + d, 25 * 0.98 + d, 25 * 1.04 + d], 1.007 + d / 10, seed=k, ratio=2.0 + k)
+        for k, d in enumerate(offsets)
+    ]
+    out = seed_study(runs, FISHER)
+    p1, p2, c = out["parameters"]["sigma_1"], out["parameters"]["sigma_2"], out["parameters"]["c"]
+    sd = np.std(offsets, ddof=1)
+    assert p1["bias_pct"] == pytest.approx(3.0) and p2["bias_pct"] == pytest.approx(-2.0)
+    assert p1["std"] == pytest.approx(sd) and p1["std_over_crlb"] == pytest.approx(sd / 0.02)
+    assert c["bias_pct"] == pytest.approx(0.7) and c["std"] == pytest.approx(sd / 10)
+    assert p1["bias_over_std"] == pytest.approx(52 * 0.03 / sd)
+    assert "sigma_0" not in out["parameters"] and out["null_members"] == ["sigma_0"]
+    assert out["sigma_bias_pct_range"] == pytest.approx([2.0, 4.0])
+    assert (
+        out["held_out_ratio"] == pytest.approx(3.5) and out["n_seeds"] == 4 and out["seeds"] == [0, 1, 2, 3]
+    )
+    with pytest.raises(ValueError, match="two or more seeds"):
+        seed_study(runs[:1], FISHER)
+    with pytest.raises(ValueError, match="repeats one run"):
+        seed_study([runs[0], {**runs[1], "record": "slack_1pt"}], FISHER)
+
+
+def test_prism_series_summary_reads_the_sqrt3_ratio_and_the_repeats():
+    t = 5.0
+    exact = [t / np.sqrt(3)] * 6 + [t] * 3  # base triangle (inert), top triangle, cross: -t : t : t/sqrt(3)
+    ident = np.array(exact) * np.array([1, 1, 1, 1.1, 1.1, 1.1, 1, 1, 1])
+    run = {
+        "identified": {"sigma": ident.tolist(), "c": 1.0},
+        "exact": {"sigma": exact},
+        "errors": {"sigma_pct": [None] * 3 + [10.0] * 3 + [0.0] * 3, "sigma_max_pct": 10.0, "c_pct": 0.5},
+        "n_transitions": 0,
+        "outcome": "partial",
+    }
+    fisher = {**FISHER, "crlb_relative": {"sigma_3": 0.0008, "c": 0.0001}}
+    rep = [
+        {
+            **run,
+            "seed": s,
+            "errors": {**run["errors"], "sigma_pct": [None] * 3 + [e, 1, 1] + [1] * 3, "sigma_max_pct": e},
+        }
+        for s, e in ((0, 60.0), (1, 70.0))
+    ]
+    for r, e in zip(rep, (60.0, 70.0), strict=True):
+        r["identified"] = {"sigma": [*exact[:3], exact[3] * (1 - e / 100), *exact[4:]], "c": 1.0}
+    out = prism_series_summary(
+        [{"row": "l5", "level": 5.0, "record": "series_l5"}],
+        [run],
+        [fisher],
+        [{"row": "l1_12k", "record": "series_l1", "steps": 12000}],
+        [rep],
+        cross=[6, 7, 8],
+        triangle=[3, 4, 5],
+    )
+    (lv,) = out["levels"]
+    assert lv["cross_triangle_ratio_exact"] == pytest.approx(np.sqrt(3))
+    assert lv["cross_triangle_ratio"] == pytest.approx(np.sqrt(3) / 1.1) and lv[
+        "crlb_max_pct"
+    ] == pytest.approx(0.08)
+    (r,) = out["repeats"]
+    assert (
+        r["mean_worst_pct"] == pytest.approx(65.0)
+        and r["worst_member"] == [3, 3]
+        and r["worst_sign"] == [-1, -1]
+    )
+    assert out["repeat_over_crlb"] == pytest.approx([65.0 / 0.08])
+
+
+def test_bridge_summary_counts_cables_within_five_percent_and_marks_silent_channels():
+    errs = [None, 1.0, 4.9, 5.1, 30.0]
+    run = {
+        "errors": {"sigma_pct": errs, "c_pct": 0.9},
+        "held_out_ratio": 3.3,
+        "outcome": "partial",
+        "n_transitions": 12,
+    }
+    out = bridge_summary(
+        [{"row": "slack", "record": "slack_4pt", "steps": 12000}],
+        [run],
+        [FISHER],
+        [[1, 0], [6, 1], [6, 0]],
+        np.array([0.1, 0.0, 0.0]),
+    )
+    (r,) = out["records"]
+    assert r["within"] == 2 and r["n_identifiable"] == 4 and r["sigma_max_pct"] == 30.0
+    assert r["sigma_median_pct"] == pytest.approx(5.0) and r["crlb_max_pct"] == pytest.approx(
+        0.26
+    )  # c: 0.0026
+    assert out["inactive_channels"] == [[6, 1], [6, 0]]
+
+
+# -------------------------------------------------------------- config
+def test_study_rows_join_the_pinn_sheet_and_merge_seed_groups(default_config):
+    sheet = RunSheet(default_config)
+    fig6 = sheet.studies["fig6"]
+    assert [r["row"] for r in fig6] == ["l1", "l5", "l15", "l1_12k", "l1_25k"]
+    assert [r.get("level") for r in fig6[:3]] == [1.0, 5.0, 15.0] and fig6[3]["label"] == "repeat"
+    assert [len(r["runs"]) for r in fig6] == [1, 1, 1, 3, 3] and fig6[4]["runs"][0]["steps"] == 25000
+    assert all(run in sheet.pinn for row in fig6 for run in row["runs"])
+    (ss,) = sheet.studies["seed_study"]
+    assert [r["seed"] for r in ss["runs"]] == [0, 1, 2, 3]
+    groups = {(g["structure"], g["record"], g["steps"]): g["seeds"] for g in sheet.pinn_groups}
+    assert groups[("x1", "taut_1pt", 12000)] == [0, 1, 2, 3]  # Table 3's seed 0 is in the seed-study batch
+    assert groups[("prism30_zg", "series_l1", 12000)] == [0, 1, 2]
+    assert [r["record"] for r in sheet.studies["fig7"]] == ["taut_4pt", "slack_4pt"]
+
+
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        (
+            {"records": {"prism30_zg": {"series_l5": {"amplitude_of": "nope"}}}},
+            "'records.prism30_zg.series_l5.amplitude_of': 'nope' is not another record of 'prism30_zg'",
+        ),
+        (
+            {"records": {"prism30_zg": {"series_l5": {"amplitude_factor": 0.5}}}},
+            "'amplitude_of' takes the amplitude of record 'series_l1'; remove 'amplitude_factor'",
+        ),
+        (
+            {"records": {"prism30_zg": {"series_l5": {"amplitude_of": "series_l15"}}}},
+            "record 'series_l15' must have its own amplitude and the same forcing ('harmonic')",
+        ),
+    ],
+)
+def test_amplitude_of_names_a_record_with_its_own_amplitude(repo, default_config, patch, message):
+    cfg = copy.deepcopy(default_config)
+    update_config(cfg, patch)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_config(cfg, repo / "config/schema.yaml")
