@@ -66,6 +66,12 @@ localrules:
     plot_figS2,
     plot_figS3,
     make_table9,
+    make_table3,
+    make_table4,
+    make_silent_failures,
+    make_seed_study,
+    plot_fig6,
+    plot_fig7,
 
 
 rule all:
