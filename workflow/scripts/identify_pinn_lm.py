@@ -5,12 +5,11 @@ the result record of tensegrity_id.identify.base for method ``pinn_lm``
 (LM ``chi2``, ``spurious_minimum``, ``resimulation_chi2``), with ``start``:
 the PINN run it started from (file, identified values, errors, outcome), and
 ``fisher_at_start``: the Fisher information of the record's channels at the
-PINN's identified parameters (analysis/local_fisher.py: condition of the
+PINN's identified parameters (pinn_lm's option, analysis/local_fisher.py: condition of the
 identifiable block, worst relative Cramér–Rao bound), a signal that needs
 no exact parameters.
 """
 
-from tensegrity_id.analysis.local_fisher import fisher_at
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.identify import shooting  # noqa: F401  (registers pinn_lm)
 from tensegrity_id.identify.base import get_method
@@ -38,25 +37,12 @@ log.info(
     inp.pinn,
     start,
 )
-fisher = fisher_at(
-    problem,
-    start["sigma"],
-    start["c"],
-    **dict(par.fisher),
-    workers=snakemake.threads,  # noqa: F821
-)
-log.info(
-    "Fisher at the PINN estimate: condition %.4g, worst relative CRLB %.3g %% (%s), null members %s",
-    fisher["condition_identifiable"],
-    fisher["crlb_max_pct"],
-    fisher["crlb_max_parameter"],
-    fisher["null_members"],
-)
 options = {
     "workers": snakemake.threads,
     **dict(par.options),
     "start_from": start,
     "start_source": str(inp.pinn),
+    "fisher_at_start": dict(par.fisher),
 }  # noqa: F821
 result = get_method("pinn_lm", **options).run(problem)
 result.pop("_series", None)
@@ -72,7 +58,6 @@ result.update(
         "outcome": pinn["outcome"],
         "resimulation_chi2": pinn.get("resimulation_chi2"),
     },
-    fisher_at_start=fisher,
 )
 e = result["errors"]
 log.info(

@@ -13,13 +13,7 @@ forcing, structure digest, solver statistics and ``checks``
 """
 
 from tensegrity_id import structure_from_report
-from tensegrity_id.data.records import (
-    amplitude_for_transitions,
-    forcing_from_spec,
-    record_amplitude,
-    record_structure,
-    save_record,
-)
+from tensegrity_id.data.records import forcing_from_spec, record_structure, resolve_amplitude, save_record
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
@@ -31,30 +25,9 @@ th_files = snakemake.input.threshold  # noqa: F821
 th_files = [th_files] if isinstance(th_files, str) else list(th_files)
 threshold = read_json(th_files[0]) if th_files else None
 dyn = Dynamics(structure)
-search = None
-if "transitions" in spec:  # the seed states the count, not the amplitude: search for it
-    lo, hi = (float(v) * float(threshold["threshold"]) for v in spec.get("search", [1.0, 4.0]))
-    search = amplitude_for_transitions(dyn, spec, int(spec["transitions"]), p_lo=lo, p_hi=hi, **sim)
-    amplitude = search["amplitude"]
-    spec["amplitude_factor"] = amplitude / float(threshold["threshold"])
-    log.info(
-        "amplitude %.5g N (%.3f x threshold) gives %d transitions (target %d; %d simulations)",
-        amplitude,
-        spec["amplitude_factor"],
-        search["n_transitions"],
-        search["target"],
-        search["n_simulations"],
-    )
-elif "amplitude_of" in spec:  # one excitation at several prestress levels (seed §4.6)
-    ref = read_json(snakemake.input.reference[0])  # noqa: F821
-    amplitude = float(ref["forcing"]["amplitude"])
-    if threshold is not None:
-        spec["amplitude_factor"] = amplitude / float(threshold["threshold"])
-    log.info("amplitude %.5g N of record '%s'", amplitude, spec["amplitude_of"])
-else:
-    amplitude = record_amplitude(spec, threshold)
-drive = {k: v for k, v in spec.items() if k != "amplitude_of"}  # a name, not a forcing parameter
-forcing = forcing_from_spec(structure, drive, amplitude=amplitude, t_end=sim["t_end"])
+ref = read_json(snakemake.input.reference[0]) if "amplitude_of" in spec else None  # noqa: F821
+amplitude, spec, search = resolve_amplitude(dyn, spec, threshold, ref, **sim)
+forcing = forcing_from_spec(structure, spec, amplitude=amplitude, t_end=sim["t_end"])
 log.info(
     "simulating %s/%s: %s, amplitude %.5g N",
     structure.name,

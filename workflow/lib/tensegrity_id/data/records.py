@@ -39,6 +39,7 @@ __all__ = [
     "record_amplitude",
     "slackening_threshold",
     "amplitude_for_transitions",
+    "resolve_amplitude",
     "save_record",
     "load_record",
 ]
@@ -55,6 +56,7 @@ _META = {
     "prestress_scale",
     "transitions",
     "search",
+    "amplitude_of",
 }
 
 
@@ -101,6 +103,39 @@ def record_structure(structure, spec: dict):
             "define a separate structure with its own prestress (e.g. a higher sigma_min) instead"
         )
     return structure.with_prestress(structure.sigma * k, structure.bar_sigma * k, prestress_scale=k)
+
+
+def resolve_amplitude(dyn, spec: dict, threshold: dict | None = None, reference: dict | None = None, **sim):
+    """The amplitude (N) of a record specification, however it is given.
+
+    ``transitions: N`` searches the amplitude that gives N taut-slack
+    transitions between ``search`` x threshold (:func:`amplitude_for_transitions`);
+    ``amplitude_of`` takes the amplitude of the ``reference`` record's
+    metadata (one excitation at several prestress levels); otherwise
+    :func:`record_amplitude`.  Returns ``(amplitude, spec, search)``: the spec
+    with ``amplitude_factor`` filled in where a threshold is known, and the
+    search record (``None`` without a search).
+    """
+    spec, search = dict(spec), None
+    if "transitions" in spec:
+        lo, hi = (float(v) * float(threshold["threshold"]) for v in spec.get("search", [1.0, 4.0]))
+        search = amplitude_for_transitions(dyn, spec, int(spec["transitions"]), p_lo=lo, p_hi=hi, **sim)
+        amplitude = search["amplitude"]
+        log.info(
+            "amplitude %.5g N gives %d transitions (target %d; %d simulations)",
+            amplitude,
+            search["n_transitions"],
+            search["target"],
+            search["n_simulations"],
+        )
+    elif "amplitude_of" in spec:
+        amplitude = float(reference["forcing"]["amplitude"])
+        log.info("amplitude %.5g N of record '%s'", amplitude, spec["amplitude_of"])
+    else:
+        return record_amplitude(spec, threshold), spec, None
+    if threshold is not None:
+        spec["amplitude_factor"] = amplitude / float(threshold["threshold"])
+    return amplitude, spec, search
 
 
 def record_amplitude(spec: dict, threshold: dict | None = None) -> float | None:

@@ -296,12 +296,16 @@ class PINNThenLM(LMShooting):
     failure) is moved to the nearest shooting minimum; whether that is the
     exact parameter set is what the silent-failure table measures.
     ``start_source`` (free text, e.g. the PINN result file) is recorded.
+    With ``fisher_at_start`` (the Fisher options ``rel_step``, ``floor``,
+    ``null_tol``) the result also holds the Fisher information of the
+    record's channels at the start (analysis/local_fisher.py), a signal that
+    needs no exact parameters.
     """
 
     name = "pinn_lm"
     n_hyperparameters = 17
     """The PINN's 15 (Table 6) and the shooting's difference step and iteration cap."""
-    defaults = {**LMShooting.defaults, "start_from": None, "start_source": None}
+    defaults = {**LMShooting.defaults, "start_from": None, "start_source": None, "fisher_at_start": None}
 
     def _starts(self, problem: IdentificationProblem, o: dict) -> list:
         start = o.get("start_from")
@@ -317,4 +321,19 @@ class PINNThenLM(LMShooting):
         return [[list(start["sigma"]), float(start["c"])]]
 
     def _fit(self, problem: IdentificationProblem) -> dict:
-        return {**super()._fit(problem), "start_source": self.options.get("start_source")}
+        o = self.options
+        out = {**super()._fit(problem), "start_source": o.get("start_source")}
+        if o.get("fisher_at_start") is not None:
+            from ..analysis.local_fisher import fisher_at
+
+            start = o["start_from"]
+            f = fisher_at(problem, start["sigma"], start["c"], **o["fisher_at_start"], workers=o["workers"])
+            log.info(
+                "Fisher at the start: condition %.4g, worst relative CRLB %.3g %% (%s), null members %s",
+                f["condition_identifiable"],
+                f["crlb_max_pct"],
+                f["crlb_max_parameter"],
+                f["null_members"],
+            )
+            out["fisher_at_start"] = f
+        return out
