@@ -116,9 +116,14 @@ class Dynamics:
         static multipliers.
     sigma, c, EA : array_like, shape (n_cables,), optional
         Parameters overriding the structure's (identification, Fisher).
+    mass : ndarray, shape (n_coords, n_coords), optional
+        A mass matrix replacing the consistent bar mass (the model-form
+        generators of :mod:`tensegrity_id.mechanics.model_form`); symmetric
+        positive definite on the free coordinates.  The gravity load stays
+        that of the bars.
     """
 
-    def __init__(self, structure: Structure, *, sigma=None, c=None, EA=None):
+    def __init__(self, structure: Structure, *, sigma=None, c=None, EA=None, mass=None):
         if not structure.has_prestress and sigma is None:
             raise ValueError(f"structure '{structure.name}' carries no prestress")
         self.structure = structure
@@ -137,7 +142,12 @@ class Dynamics:
         self.n, self.dim = structure.n_nodes, structure.dim
         self.free = np.flatnonzero(structure.free_mask)
         self.q0 = structure.q0
-        self.M = consistent_mass_matrix(structure)
+        self.M = consistent_mass_matrix(structure) if mass is None else np.asarray(mass, float)
+        if self.M.shape != (structure.n_coords, structure.n_coords) or not np.allclose(self.M, self.M.T):
+            raise ValueError(
+                f"structure '{structure.name}': the mass matrix must be symmetric, shape "
+                f"({structure.n_coords}, {structure.n_coords})"
+            )
         Mff = self.M[np.ix_(self.free, self.free)]
         if np.linalg.matrix_rank(Mff) < len(self.free):
             raise ValueError(
