@@ -43,6 +43,7 @@ include: "workflow/rules/records.smk"
 include: "workflow/rules/identifiability.smk"
 include: "workflow/rules/identification.smk"
 include: "workflow/rules/assessment.smk"
+include: "workflow/rules/robustness.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -116,6 +117,11 @@ rule all:
         silent_failures=rules.make_silent_failures.output if SHEET.silent_rows else [],
         seed_study=paths("seed_study", SHEET.studies["seed_study"]),
         fig6=rules.plot_fig6.output if SHEET.studies["fig6"] else [],
+        flexible_bars=(
+            rules.compute_flexible_bar_convergence.output
+            if config["robustness"].get("flexible_bars")
+            else []
+        ),
         fig7=rules.plot_fig7.output if SHEET.studies["fig7"] else [],
         pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
         fig4=rules.plot_fig4.output if SHEET.fig4 else [],

@@ -124,7 +124,7 @@ def test_package_inits_import_nothing_eagerly(repo):
 # --------------------------------------------------------------- run sheet
 def test_default_run_sheet_counts(default_config):
     sheet = RunSheet(default_config)
-    assert len(sheet.records) == 41 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
+    assert len(sheet.records) == 50 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
     # + the prism series (8 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7)
     assert len(sheet.pinn) == 43 and len(sheet.table5) == 12 and len(sheet.baselines) == 6
     # Tables 3 and 4 (12 and 6 rows, one seed each), the hybrid on Table 3 and the bridge

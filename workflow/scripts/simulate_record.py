@@ -8,7 +8,9 @@ Outputs ``results/records/{structure}/{record}.npz`` with arrays ``t`` (s),
 forcing, structure digest, solver statistics and ``checks``
 (``max_length_violation``, ``max_length_error_m``, ``max_energy_error_rel``,
 ``n_transitions``; for a record specified by its transition count, the
-``transition_search``).  A record with ``amplitude_of`` takes the amplitude
+``transition_search``; for a model-form record, ``generator`` with its
+parameters and ``record_change``: the relative RMS change of the
+accelerations against the matched model's record).  A record with ``amplitude_of`` takes the amplitude
 (N) of that record of the same structure (its metadata is an input).
 """
 
@@ -16,6 +18,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.records import forcing_from_spec, record_structure, resolve_amplitude, save_record
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.model_form import record_change, simulate_generator
 from tensegrity_id.mechanics.simulate import simulate
 
 log = setup_log(snakemake.log[0])  # noqa: F821
@@ -35,15 +38,21 @@ log.info(
     forcing.kind,
     forcing.amplitude,
 )
-rec = simulate(dyn, forcing, **sim)
+generator = spec.get("generator")
+rec, model, info = simulate_generator(structure, forcing, generator, sim)
+extra = {} if search is None else {"transition_search": search}
+if generator is not None and generator["kind"] != "matched":
+    info["record_change"] = record_change(rec, simulate(dyn, forcing, **sim), dyn.free)
+    extra["generator"] = info
+    log.info("generator %s: %s", generator["kind"], info)
 meta = save_record(
     rec,
-    dyn,
+    model,
     snakemake.output.npz,  # noqa: F821
     snakemake.output.json,  # noqa: F821
     spec=spec,
     forcing=forcing,
-    extra=None if search is None else {"transition_search": search},
+    extra=extra,
 )
 log.info("%d transitions; checks %s; solver %s", rec.n_transitions, meta["checks"], rec.stats)
 if threshold is not None:

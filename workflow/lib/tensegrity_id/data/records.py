@@ -57,6 +57,7 @@ _META = {
     "transitions",
     "search",
     "amplitude_of",
+    "generator",
 }
 
 
