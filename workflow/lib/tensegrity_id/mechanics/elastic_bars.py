@@ -329,23 +329,21 @@ def simulate_elastic(
         tension[i] = model.forces(qf[i], vf[i], mode_at[i])[4]
         E[:, i] = model.energies(qf[i], vf[i], mode_at[i])
 
-    def full(a):
-        out = np.zeros((nt, n_coords)) if a is not qf else np.repeat(model.q0[None], nt, 0)
-        out[:, model.free] = a
-        return out
-
-    tr = np.array(trans, dtype=object).reshape(-1, 3)
+    x, v = model.full(qf, vf)
+    a = np.zeros((nt, n_coords))
+    a[:, model.free] = qdd
+    t_tr, k_tr, up_tr = (list(c) for c in zip(*trans, strict=True)) if trans else ([], [], [])
     return Record(
         t=t,
-        q=full(qf),
-        qd=full(vf),
-        qdd=full(qdd),
+        q=x.reshape(nt, -1),
+        qd=v.reshape(nt, -1),
+        qdd=a,
         lam=lam,
         tension=tension,
         taut=mode_at,
-        transition_times=tr[:, 0].astype(float),
-        transition_cables=tr[:, 1].astype(int),
-        transition_to_taut=tr[:, 2].astype(bool),
+        transition_times=np.array(t_tr, float),
+        transition_cables=np.array(k_tr, int),
+        transition_to_taut=np.array(up_tr, bool),
         energy={"T": E[0], "Vg": E[1], "Vs": E[2], "W": Y[:, -1]},
         forcing=forcing.signals(t).T if forcing is not None else np.zeros((nt, 0)),
         stats={
