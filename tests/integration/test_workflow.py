@@ -176,6 +176,12 @@ def test_pinn_outputs_follow_contracts(workdir):
     assert all(r["n_identifiable"] == 3 for r in f7["records"])
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
+    # the mass-perturbed record is not the residual's model: it is reported apart, and it is not zero
+    mf = json.loads((workdir / "results/values/residual_checks.json").read_text())["model_form"]
+    assert (
+        mf["x1/taut_1pt_mass"]["generator"] == "mass_perturbation"
+        and mf["x1/taut_1pt_mass"]["on_record"] > 1e-3
+    )
     assert t2.filter(like="Smoothed", axis=0)["level"].iloc[0] < 0.01
     for fig in ("fig4_identification", "fig5_resimulation", "fig6_prism_series", "fig7_bridge"):
         assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
@@ -308,7 +314,9 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
     assert jobs.get("generate_structure") == 1
     # prism45's own chain: its records, their sensors and figures, its modal
     # analysis, and the tables/figures that collect it; not Table S3 (no prism45 row)
-    assert jobs.get("simulate_record") == 2 and jobs.get("compute_threshold") == 1
+    assert (
+        jobs.get("simulate_record") == 2 and jobs.get("compute_threshold") == 1
+    )  # its model-form one dropped
     assert "make_table_s3" not in jobs and jobs.get("compute_modal") == 1
     # the test config's Fisher case is on x1; Figure 6's stand-in level row is prism45's own
     assert jobs.get("compute_fisher") == 1 and jobs.get("plot_fig6") == 1

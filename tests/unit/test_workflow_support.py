@@ -138,9 +138,13 @@ def test_default_run_sheet_counts(default_config):
 
 
 def test_test_config_scope_drops_unbuilt_structures(repo):
-    sheet = RunSheet(merged(repo, "test"))
+    cfg = merged(repo, "test")
+    check_config(cfg, repo / "config/schema.yaml")  # drops the null (slow model-form) record entries
+    sheet = RunSheet(cfg)
     assert sheet.built == ["x1", "prism45", "t3_prism"]
     assert {r["structure"] for r in sheet.records} == {"x1", "prism45"}
+    kept = {r["record"] for r in sheet.records if r["structure"] == "x1"}
+    assert kept == {"taut_1pt", "slack_1pt", "taut_p6", "taut_p14", "taut_1pt_mass"}
     assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)

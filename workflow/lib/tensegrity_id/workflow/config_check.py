@@ -58,10 +58,16 @@ def check_config(config: dict, schema) -> None:
     Parameters
     ----------
     config : dict
-        The loaded config (before or after defaults are filled in).
+        The loaded config (before or after defaults are filled in).  A null
+        record entry (``records: {x1: {taut_1pt_elastic: null}}`` in an extra
+        config file) drops that record inherited from the default config; it
+        is removed from ``config`` here, before validation.
     schema : dict or path
         The JSON schema, or the path of its YAML file.
     """
+    for recs in config.get("records", {}).values():
+        for name in [r for r, spec in (recs or {}).items() if spec is None]:
+            del recs[name]
     if not isinstance(schema, dict):
         schema = yaml.safe_load(Path(schema).read_text())
     err = best_match(Draft202012Validator(schema).iter_errors(config))
