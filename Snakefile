@@ -122,6 +122,9 @@ rule all:
             if config["robustness"].get("flexible_bars")
             else []
         ),
+        member_model=(
+            rules.compute_member_model_adequacy.output if SHEET.member_model else []
+        ),
         fig7=rules.plot_fig7.output if SHEET.studies["fig7"] else [],
         pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
         fig4=rules.plot_fig4.output if SHEET.fig4 else [],

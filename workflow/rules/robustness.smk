@@ -26,3 +26,25 @@ rule compute_flexible_bar_convergence:
         E_bar=config["robustness"].get("flexible_bars", {}).get("E_bar", []),
     script:
         "../scripts/compute_flexible_bar_convergence.py"
+
+
+rule compute_member_model_adequacy:
+    input:
+        structures=paths("structure", [{"structure": s} for s in SHEET.member_model]),
+        records=paths("record", SHEET.member_model_records, ".npz"),
+        lib=lib("compute_member_model_adequacy"),
+    output:
+        json=path("member_model"),
+    log:
+        logs("compute_member_model_adequacy.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        structures=SHEET.member_model,
+        records=SHEET.member_model_records,
+    script:
+        "../scripts/compute_member_model_adequacy.py"

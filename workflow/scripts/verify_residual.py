@@ -26,8 +26,8 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.identify.pinn.settings import PINNSettings
 from tensegrity_id.identify.residual import smoothing_bias, verify_against_simulator, verify_on_record
 from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.mechanics.model_form import OWN_MODEL
 
-OWN_MODEL = ("matched", "tolerance")  # generators that are the residual's own model
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
 beta = PINNSettings().beta if par.beta is None else par.beta  # the PINN's smoothing, Table S2 by default

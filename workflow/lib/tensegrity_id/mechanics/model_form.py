@@ -47,6 +47,7 @@ from .structure import Structure
 
 __all__ = [
     "MODEL_FORMS",
+    "OWN_MODEL",
     "perturbed_mass_matrix",
     "cable_mass_matrix",
     "simulate_generator",
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 MODEL_FORMS = ("matched", "mass_perturbation", "cable_mass", "elastic_bars", "tolerance")
+OWN_MODEL = ("matched", "tolerance")
+"""Generators that are the residual's own model (the matched simulator, at its tolerance or a tighter one)."""
 DEFAULT_E_BAR = 1.0e10
 """Pa: timber along the grain, matching the benchmarks' 500 kg/m^3 bars (the seed states no modulus)."""
 

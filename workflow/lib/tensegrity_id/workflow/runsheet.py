@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import re
 
+from ..mechanics.model_form import OWN_MODEL
+
 __all__ = [
     "BASELINE_METHODS",
     "PINN_KEYS",
@@ -116,7 +118,11 @@ class RunSheet:
                 + config.get("fig1", {}).get("structures", [])
             )
         )
-        self._records = {s: dict(v) for s, v in config.get("records", {}).items()}
+        # a null entry drops a record inherited from the default config (check_config removes them too)
+        self._records = {
+            s: {r: spec for r, spec in v.items() if spec is not None}
+            for s, v in config.get("records", {}).items()
+        }
         self._protocols = {s: dict(v) for s, v in config.get("protocols", {}).items()}
         pinn = config.get("identify", {}).get("pinn", {})
         self.groups = {s: dict(v) for s, v in pinn.get("groups", {}).items()}
@@ -157,6 +163,7 @@ class RunSheet:
         self._pinn_sheet(config, pinn)
         self._baseline_sheet(config)
         self._assessment_sheet(config)
+        self._robustness_sheet(config)
 
     # ------------------------------------------------------------ checks
     def _check_record(self, where: str, structure: str, record: str, *, groups: bool = False) -> None:
@@ -426,6 +433,22 @@ class RunSheet:
             for kind in ("taut", "slack")
             if self.table6_on
             and {"structure": t6["structure"], "record": t6["records"][kind]} in self.regression
+        ]
+
+    # ---------------------------------------------------------- robustness
+    def _robustness_sheet(self, config: dict) -> None:
+        mm = config.get("robustness", {}).get("member_model", {})
+        where = "robustness.member_model.structures"
+        self.member_model = [
+            s for i, s in enumerate(mm.get("structures", [])) if self._in_scope(f"{where}[{i}]", s)
+        ]
+        # records of the residual's own model (no generator, or the matched one at a tighter tolerance)
+        self.member_model_records = [
+            r
+            for r in self.records
+            if r["structure"] in self.member_model
+            and (self._records[r["structure"]][r["record"]].get("generator") or {}).get("kind", "matched")
+            in OWN_MODEL
         ]
 
     # ---------------------------------------------------------- assessment
