@@ -112,14 +112,23 @@ rule all:
         pinn=paths("pinn", SHEET.pinn, ".json"),
         pinn_groups=paths("pinn_group", SHEET.pinn_groups),
         table5=rules.make_table5.output if SHEET.table5 else [],
-        table3=rules.make_table3.output if SHEET.bench_tables["table3"] else [],
-        table4=rules.make_table4.output if SHEET.bench_tables["table4"] else [],
+        bench_tables=[
+            path("table", ext, table=name)
+            for key, name in BENCH_TABLES.items()
+            if SHEET.bench_tables[key]
+            for ext in (".csv", ".md")
+        ],
         silent_failures=rules.make_silent_failures.output if SHEET.silent_rows else [],
         seed_study=paths("seed_study", SHEET.studies["seed_study"]),
         fig6=rules.plot_fig6.output if SHEET.studies["fig6"] else [],
         flexible_bars=(
             rules.compute_flexible_bar_convergence.output
             if config["robustness"].get("flexible_bars")
+            else []
+        ),
+        bar_stiffness=(
+            rules.compute_bar_stiffness_sensitivity.output
+            if config["robustness"].get("bar_stiffness")
             else []
         ),
         member_model=(

@@ -174,6 +174,12 @@ def test_pinn_outputs_follow_contracts(workdir):
     f7 = json.loads((workdir / "results/values/fig7_bridge.json").read_text())
     assert [r["record"] for r in f7["records"]] == ["taut_1pt", "slack_1pt"] and f7["inactive_channels"] == []
     assert all(r["n_identifiable"] == 3 for r in f7["records"])
+    s5 = pd.read_csv(workdir / "results/tables/tableS5.csv")
+    assert list(s5["row"]) == ["taut_matched", "taut_mass"] and list(s5["paper_sigma_max_pct"]) == [3.5, 3.0]
+    assert (s5["sigma_mean_pct"] <= s5["sigma_max_pct"]).all() and list(s5["steps"]) == [300, 300]
+    s6 = pd.read_csv(workdir / "results/tables/tableS6.csv")
+    assert list(s6["row"]) == ["single_sensor"] and s6["paper_sigma_max_pct"].iloc[0] == 4.9
+    assert s6["protocol"].iloc[0] == "single" and s6["paper_sensors"].iloc[0] == 1
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert (t2.filter(like="Residual", axis=0)["level"] < 1e-12).all()
     # the mass-perturbed record is not the residual's model: it is reported apart, and it is not zero

@@ -112,3 +112,54 @@ def test_simulate_generator_kinds_and_their_record_changes(x1):
     assert record_change(consistent, ref, dyn.free) > 1e-3
     with pytest.raises(ValueError, match="unknown generator kind"):
         simulate_generator(x1, f, {"kind": "flexible"}, SIM)
+
+
+def test_flexible_bar_residual_vanishes_on_the_elastic_generator_and_trains_in_EA_bar(x1):
+    """Table 2 row 6: the residual with elastic bars, written apart from the generator, closes on
+    the generator's own state derivatives (slack states included), and its gradient in EA_bar
+    is the finite difference of the residual."""
+    import torch
+    from tensegrity_id.identify.flexible_residual import FlexibleResidual, verify_elastic_against_simulator
+
+    EA = 1e9 * BAR_AREA
+    model = ElasticBarModel(x1, EA_bar=EA)
+    forcing = _forcing(x1, amplitude=40.0)
+    rec = simulate_elastic(model, forcing, t_end=1.0, dt_out=0.01, rtol=1e-9, atol=1e-11, method="LSODA")
+    record = {"t": rec.t, "q": rec.q, "qd": rec.qd}
+    out = verify_elastic_against_simulator(Dynamics(x1), model, record, forcing)
+    assert out["relative"] < 1e-9 and out["n_slack_samples"] > 0 and out["grad_EA_bar_finite"]
+    # the floor is round-off in l - L_rest: EA_bar * eps relative to the force scale
+    assert out["max_abs_residual_N"] < 100 * EA * np.finfo(float).eps
+    # the wrong stiffness leaves a residual: the record carries EA_bar (weakly)
+    dyn = Dynamics(x1)
+    res = FlexibleResidual(dyn)
+    free = dyn.free
+    q = torch.as_tensor(rec.q[:, free])
+    qd = torch.as_tensor(rec.qd[:, free])
+    qdd = torch.as_tensor(rec.qdd[:, free])
+    fe = torch.as_tensor(forcing.at(rec.t, dyn.q0.size))
+    sig, c = torch.as_tensor(dyn.params.sigma), torch.as_tensor(dyn.params.c)
+
+    def loss(ea):
+        r = res.eom_elastic(q, qd, qdd, fe, sig, c, ea, law="exact", taut=torch.as_tensor(rec.taut))
+        return (r * r).sum()
+
+    f64 = lambda v: torch.tensor(v, dtype=torch.float64)  # noqa: E731
+    ea = torch.tensor(EA * 1.1, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(loss(ea), ea)
+    h = 1e-6 * EA
+    fd = (loss(f64(EA * 1.1 + h)) - loss(f64(EA * 1.1 - h))) / (2 * h)
+    assert float(loss(f64(EA * 1.1))) > 1e3 * float(loss(f64(EA)))
+    assert float(g) == pytest.approx(float(fd), rel=1e-5)
+
+
+def test_band_limiting_removes_most_of_the_bar_stiffness_sensitivity(x1):
+    from tensegrity_id.analysis.bar_stiffness import bar_stiffness_sensitivity
+
+    out = bar_stiffness_sensitivity(x1, _forcing(x1), [1e8], t_end=0.5)
+    (lv,) = out["levels"]
+    assert len(lv["bar_axial_hz"]) == x1.n_bars and lv["cutoff_hz"] == pytest.approx(
+        0.5 * min(lv["bar_axial_hz"])
+    )
+    assert max(lv["mechanism_hz"]) < 0.1 * lv["cutoff_hz"]  # the mechanism band passes the filter
+    assert 0.5 < lv["removed_by_band_limit"] < 1.0 and lv["sensitivity_low_rel"] > 0

@@ -124,11 +124,20 @@ def test_package_inits_import_nothing_eagerly(repo):
 # --------------------------------------------------------------- run sheet
 def test_default_run_sheet_counts(default_config):
     sheet = RunSheet(default_config)
-    assert len(sheet.records) == 50 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
-    # + the prism series (8 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7)
-    assert len(sheet.pinn) == 43 and len(sheet.table5) == 12 and len(sheet.baselines) == 6
+    assert len(sheet.records) == 51 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
+    # + the prism series (8 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
+    # and Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared)
+    assert len(sheet.pinn) == 57 and len(sheet.table5) == 12 and len(sheet.baselines) == 6
     # Tables 3 and 4 (12 and 6 rows, one seed each), the hybrid on Table 3 and the bridge
-    assert [len(sheet.bench_tables[t]) for t in ("table3", "table4")] == [12, 6]
+    assert [len(sheet.bench_tables[t]) for t in ("table3", "table4", "table_s5", "table_s6")] == [
+        12,
+        6,
+        12,
+        6,
+    ]
+    assert (
+        sheet.bench_tables["table_s1"] == sheet.bench_tables["table_s4"] == []
+    )  # paper config only, for now
     assert len(sheet.pinn_lm) == 13 and len(sheet.silent_rows) == 13
     assert {tuple(r) for r in sheet.pinn} == {
         ("structure", "record", "protocol", "treatment", "steps", "seed", "variant", "settings")
@@ -143,18 +152,19 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     sheet = RunSheet(cfg)
     assert sheet.built == ["x1", "prism45", "t3_prism"]
     assert {r["structure"] for r in sheet.records} == {"x1", "prism45"}
-    kept = {r["record"] for r in sheet.records if r["structure"] == "x1"}
+    kept = {r["record"] for r in sheet.records if r["structure"] == "x1"}  # model-form and impulse dropped
     assert kept == {"taut_1pt", "slack_1pt", "taut_p6", "taut_p14", "taut_1pt_mass"}
     assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
-    assert len(sheet.pinn) == 12 and len(sheet.pinn_lm) == 1
+    # and Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor)
+    assert len(sheet.pinn) == 14 and len(sheet.pinn_lm) == 1
 
 
 def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
     """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
     sheet = RunSheet(merged(repo, "test"))
-    assert len(sheet.pinn_groups) == 10
+    assert len(sheet.pinn_groups) == 12
     g = sheet.pinn_groups[0]
     assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
     assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
@@ -164,7 +174,7 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
         for g in sheet.pinn_groups
         for k in g["seeds"]
     )
-    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 10
+    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 12
     assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
     assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
     assert (

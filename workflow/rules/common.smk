@@ -8,7 +8,7 @@ from snakemake.exceptions import WorkflowError
 from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
-from tensegrity_id.workflow.runsheet import BASELINE_METHODS
+from tensegrity_id.workflow.runsheet import BASELINE_METHODS, BENCH_TABLES
 
 # ------------------------------------------------------------------ paths
 # pypsa-eur's resources()/logs()/benchmarks() style: one place that knows

@@ -48,3 +48,42 @@ rule compute_member_model_adequacy:
         records=SHEET.member_model_records,
     script:
         "../scripts/compute_member_model_adequacy.py"
+
+
+rule compute_bar_stiffness_sensitivity:
+    input:
+        structure=path(
+            "structure",
+            structure=config["robustness"]
+            .get("bar_stiffness", {})
+            .get("structure", "x1"),
+        ),
+        record=path(
+            "record",
+            ".json",
+            structure=config["robustness"]
+            .get("bar_stiffness", {})
+            .get("structure", "x1"),
+            record=config["robustness"]
+            .get("bar_stiffness", {})
+            .get("record", "taut_1pt"),
+        ),
+        lib=lib("compute_bar_stiffness_sensitivity"),
+    output:
+        json=path("bar_stiffness"),
+    log:
+        logs("compute_bar_stiffness_sensitivity.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=20,
+        mem_mb=2000,
+    params:
+        E_bar=config["robustness"].get("bar_stiffness", {}).get("E_bar", []),
+        t_end=config["robustness"]
+        .get("bar_stiffness", {})
+        .get("t_end", config["simulation"]["t_end"]),
+        record=config["robustness"].get("bar_stiffness", {}).get("record", "taut_1pt"),
+    script:
+        "../scripts/compute_bar_stiffness_sensitivity.py"

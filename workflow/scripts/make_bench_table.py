@@ -1,4 +1,5 @@
-"""Tables 3 and 4: benchmark identification rows over their seeds (rules make_table3, make_table4).
+"""Benchmark identification tables over their seeds (rules make_table3, make_table4, make_tableS1,
+make_tableS4, make_tableS5, make_tableS6).
 
 Outputs ``results/tables/{table}.csv`` and ``.md``: per configured row its
 labels (``row``, ``forcing`` or ``intervention``), structure, record,
@@ -18,6 +19,10 @@ from tensegrity_id.report.tables import bench_table, write_table
 TITLES = {
     "table3": "Table 3: identification across the benchmark structures (2 % noise)",
     "table4": "Table 4: removal of the X2 taut silent failure, one factor at a time",
+    "tableS1": "Table S1: loss weights on the X1 taut record (matched and model-form generators)",
+    "tableS4": "Table S4: sensor noise, sensor count and joint stiffness identification (X1)",
+    "tableS5": "Table S5: model-form generators (X1 taut and slack-transition records)",
+    "tableS6": "Table S6: adverse sensing on the X1 record, one factor at a time and all together",
 }
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821

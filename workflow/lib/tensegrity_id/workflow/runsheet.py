@@ -57,7 +57,14 @@ CASE_KEYS = ("structure", "record", "protocol")
 PINN_KEYS = ("structure", "record", "protocol", "treatment", "steps", "seed", "variant")
 BASELINE_KEYS = ("method", "structure", "record", "protocol", "seed")
 BASELINE_METHODS = ("lm_shooting", "ukf", "pf_enkf")
-BENCH_TABLES = ("table3", "table4")
+BENCH_TABLES = {
+    "table3": "table3",
+    "table4": "table4",
+    "table_s1": "tableS1",
+    "table_s4": "tableS4",
+    "table_s5": "tableS5",
+    "table_s6": "tableS6",
+}
 """Benchmark identification tables built from PINN rows (RunSheet.bench_tables)."""
 STUDIES = {"seed_study": ("seed_study",), "fig6": ("figures", "fig6"), "fig7": ("figures", "fig7")}
 """Identification studies in the benchmark-table form (RunSheet.studies): name -> config keys."""
