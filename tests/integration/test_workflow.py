@@ -231,9 +231,9 @@ def test_nothing_to_do_after_a_run(workdir):
 
 
 TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
-TABLES |= {"make_table3", "make_silent_failures"}
+TABLES |= {"make_table3", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
-PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures"}
+PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
 BASELINES |= {"make_table6", "make_table9"}
