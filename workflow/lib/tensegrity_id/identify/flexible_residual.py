@@ -26,7 +26,7 @@ import torch
 
 from ..mechanics.cables import nodal_cable_forces
 from ..mechanics.dynamics import Dynamics
-from .residual import Residual
+from .residual import Residual, _record_tensors
 
 __all__ = ["FlexibleResidual", "verify_elastic_against_simulator"]
 
@@ -85,9 +85,7 @@ def verify_elastic_against_simulator(dyn: Dynamics, model, record: dict, forcing
     ``EA_bar``.
     """
     res = FlexibleResidual(dyn)
-    tt = lambda a: torch.as_tensor(np.asarray(a, float), dtype=torch.float64)  # noqa: E731
-    q, qd = tt(record["q"][:, dyn.free]), tt(record["qd"][:, dyn.free])
-    fe = tt(forcing.at(record["t"], dyn.q0.size)) if forcing is not None else None
+    q, qd, fe = _record_tensors(dyn, record, forcing)
     qdd = np.empty(q.shape)
     for i in range(q.shape[0]):
         qi = q[i].numpy()
