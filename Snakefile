@@ -118,6 +118,9 @@ rule all:
             if SHEET.bench_tables[key]
             for ext in (".csv", ".md")
         ],
+        tableS5_baselines=(
+            rules.make_tableS5_baselines.output if SHEET.table_s5_baselines else []
+        ),
         silent_failures=rules.make_silent_failures.output if SHEET.silent_rows else [],
         seed_study=paths("seed_study", SHEET.studies["seed_study"]),
         fig6=rules.plot_fig6.output if SHEET.studies["fig6"] else [],

@@ -106,6 +106,20 @@ def test_record_outputs_follow_contracts(workdir):
     assert s["noisy"].shape == (501, 2)
     modal = json.loads((workdir / "results/modal/x1.json").read_text())
     assert len(modal["frequencies_hz"]) == 2 and len(modal["frequencies_truss_hz"]) == 2
+    s1 = pd.read_csv(workdir / "results/tables/tableS1.csv")
+    assert list(s1["row"]) == ["wb_10", "wb_100"] and list(s1["paper_sigma_max_pct"]) == [7.42, 3.25]
+    assert s1["paper_block"].iloc[0] == "bar-constraint weight, matched"
+    s4 = pd.read_csv(workdir / "results/tables/tableS4.csv")
+    assert (
+        list(s4["row"]) == ["joint_ea_taut"]
+        and s4["EA_pct"].iloc[0] >= 0
+        and s4["paper_EA_pct"].iloc[0] == 7.4
+    )
+    s5b = pd.read_csv(workdir / "results/tables/tableS5_baselines.csv")
+    assert list(zip(s5b["row"], s5b["method"], strict=True)) == [
+        (r, m) for r in ("taut_matched", "taut_mass") for m in ("pinn_smooth", "lm_shooting", "ukf")
+    ]
+    assert (s5b.loc[s5b["row"] == "taut_matched", "d_sigma_max_pct"] == 0).all()
     t2 = pd.read_csv(workdir / "results/tables/table2.csv").set_index("check")
     assert t2.filter(like="classical-limit truss", axis=0)["level"].iloc[0] < 3e-9
     assert (workdir / "results/figures/records/x1/slack_1pt.png").exists()
@@ -151,7 +165,7 @@ def test_pinn_outputs_follow_contracts(workdir):
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
     # with Table 3's X1 row and Figure 6's two prism runs
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 14  # + Tables S5, S6 rows
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 16  # + Tables S1, S4-S6 rows
     t3 = pd.read_csv(workdir / "results/tables/table3.csv")
     assert list(t3["row"]) == ["x1_taut_1pt"] and {"paper_sigma_max_pct", "sigma_max_all_pct"} <= set(t3)
     assert t3["paper_sigma_max_pct"].iloc[0] == 3.5 and t3["steps"].iloc[0] == 200
@@ -231,12 +245,21 @@ def test_nothing_to_do_after_a_run(workdir):
 
 
 TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
-TABLES |= {"make_table3", "make_silent_failures", "make_tableS5", "make_tableS6"}
+TABLES |= {
+    "make_table3",
+    "make_silent_failures",
+    "make_tableS1",
+    "make_tableS4",
+    "make_tableS5",
+    "make_tableS6",
+}
+TABLES |= {"make_tableS5_baselines"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
 PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
+PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
-BASELINES |= {"make_table6", "make_table9"}
+BASELINES |= {"make_table6", "make_table9", "make_tableS5_baselines"}
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
 ASSESSMENT |= {"make_table9", "make_table_s3", "plot_figS1", "plot_figS2", "plot_figS3"}
 SENSORS = {"make_sensor_data", "compute_fisher", "identify_pinn", "fit_regression", "assess_record"}
@@ -283,9 +306,9 @@ def test_editing_one_module_reruns_exactly_its_dependents(workdir, module, expec
 def test_a_pinn_settings_variant_is_a_row_with_its_own_path(workdir):
     extra = workdir / "variant.yaml"
     row = "{structure: x1, record: taut_1pt, protocol: top_node, treatment: smooth, steps: 300"
-    extra.write_text(f"figures:\n  fig4:\n    - {row}}}\n    - {row}, settings: {{w_bar: 10}}}}\n")
+    extra.write_text(f"figures:\n  fig4:\n    - {row}}}\n    - {row}, settings: {{w_bar: 20}}}}\n")
     out = run(workdir, "-n", "--configfile", "config/test.yaml", str(extra)).stdout
-    assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300_wbar10.json" in out
+    assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300_wbar20.json" in out
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
     assert jobs.get("identify_pinn") == 1 and "identify_baseline" not in jobs  # only the new run
 

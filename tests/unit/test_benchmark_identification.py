@@ -12,7 +12,14 @@ from tensegrity_id.data.sensors import sensor_data
 from tensegrity_id.identify.scoring import resimulation_chi2, simulate_identified
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import SimulationError, simulate
-from tensegrity_id.report.tables import BENCH_COLUMNS, SILENT_COLUMNS, bench_table, silent_failure_table
+from tensegrity_id.report.tables import (
+    BENCH_COLUMNS,
+    MODEL_FORM_METHOD_COLUMNS,
+    SILENT_COLUMNS,
+    bench_table,
+    model_form_methods_table,
+    silent_failure_table,
+)
 from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError
 
 SPEC = {"forcing": "harmonic", "drive": [[1, 1]], "frequency": 1.0}
@@ -117,6 +124,41 @@ def test_bench_table_means_over_seeds_with_the_paper_beside():
     assert r["sigma_max_all_pct"] == pytest.approx(4.0)  # (26 - 25) / 25, every cable counted
     assert r["outcome"] == "identified x1, partial x1" and r["forcing"] == "1-pt"
     assert r["paper_sigma_max_pct"] == "3.5"
+
+
+def test_model_form_methods_table_measures_each_method_against_its_matched_record():
+    """Table S5's companion: changes against the same method on the row labelled matched of its prefix."""
+    rows = [
+        {"row": "taut_matched", "label": "matched", "structure": "x1", "record": "taut_1pt"},
+        {"row": "taut_mass", "label": "mass perturbation", "structure": "x1", "record": "taut_1pt_mass"},
+        {"row": "prism_mass", "label": "mass perturbation", "structure": "prism45", "record": "m"},
+    ]
+    results = {
+        ("taut_matched", "pinn_smooth"): [_res(2.0), _res(4.0, seed=1)],
+        ("taut_mass", "pinn_smooth"): [_res(10.0)],
+        ("prism_mass", "pinn_smooth"): [_res(3.5)],
+        ("taut_matched", "lm_shooting"): [_res(0.1, chi2=0.9)],
+        ("taut_mass", "lm_shooting"): [_res(6.1, chi2=3.0, outcome="partial")],
+    }
+    df = model_form_methods_table(rows, results)
+    assert list(df.columns) == MODEL_FORM_METHOD_COLUMNS
+    assert list(zip(df["row"], df["method"], strict=True)) == [
+        ("taut_matched", "pinn_smooth"),
+        ("taut_matched", "lm_shooting"),
+        ("taut_mass", "pinn_smooth"),
+        ("taut_mass", "lm_shooting"),
+        ("prism_mass", "pinn_smooth"),
+    ]
+    r = df.set_index(["row", "method"])
+    assert r.loc[("taut_matched", "pinn_smooth"), "seeds"] == 2
+    assert r.loc[("taut_mass", "pinn_smooth"), "d_sigma_max_pct"] == pytest.approx(10.0 - 3.0)
+    assert r.loc[("taut_mass", "lm_shooting"), "d_sigma_max_pct"] == pytest.approx(6.0)
+    assert r.loc[("taut_matched", "lm_shooting"), "d_sigma_max_pct"] == pytest.approx(0.0)
+    assert r.loc[("taut_mass", "lm_shooting"), "outcome"] == "partial"
+    assert pd.isna(r.loc[("prism_mass", "pinn_smooth"), "d_sigma_max_pct"])  # no matched prism row
+    assert pd.isna(r.loc[("taut_mass", "pinn_smooth"), "sigma_mean_pct"])  # no per-member errors given
+    with pytest.raises(ValueError, match="row 'taut_mass', method 'ukf' has no results"):
+        model_form_methods_table(rows, {**results, ("taut_mass", "ukf"): []})
 
 
 def test_silent_failure_table_flags_by_fixed_thresholds():

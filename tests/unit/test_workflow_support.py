@@ -125,19 +125,22 @@ def test_package_inits_import_nothing_eagerly(repo):
 def test_default_run_sheet_counts(default_config):
     sheet = RunSheet(default_config)
     assert len(sheet.records) == 51 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
-    # + the prism series (8 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
-    # and Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared)
-    assert len(sheet.pinn) == 57 and len(sheet.table5) == 12 and len(sheet.baselines) == 6
-    # Tables 3 and 4 (12 and 6 rows, one seed each), the hybrid on Table 3 and the bridge
-    assert [len(sheet.bench_tables[t]) for t in ("table3", "table4", "table_s5", "table_s6")] == [
-        12,
-        6,
-        12,
-        6,
-    ]
-    assert (
-        sheet.bench_tables["table_s1"] == sheet.bench_tables["table_s4"] == []
-    )  # paper config only, for now
+    # + the prism series (6 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
+    # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
+    # Table S1's 12 weight variants and Table S4's 4 (two noise levels, EA jointly on two records)
+    assert len(sheet.pinn) == 63 and len(sheet.table5) == 6
+    # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
+    assert {t: len(v) for t, v in sheet.bench_tables.items()} == {
+        "table3": 12,
+        "table4": 6,
+        "table_s1": 15,
+        "table_s4": 6,
+        "table_s5": 12,
+        "table_s6": 6,
+    }
+    # LM and UKF on Table S5's 12 rows, four of them Table 6's (X1 taut and slack, matched)
+    assert len(sheet.table_s5_baselines) == 24 and len(sheet.baselines) == 6 + 24 - 4
+    assert {r["method"] for r in sheet.table_s5_baselines} == {"lm_shooting", "ukf"}
     assert len(sheet.pinn_lm) == 13 and len(sheet.silent_rows) == 13
     assert {tuple(r) for r in sheet.pinn} == {
         ("structure", "record", "protocol", "treatment", "steps", "seed", "variant", "settings")
@@ -157,14 +160,22 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
-    # and Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor)
-    assert len(sheet.pinn) == 14 and len(sheet.pinn_lm) == 1
+    # Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor),
+    # Table S1's w_b = 10 and Table S4's joint EA run
+    assert len(sheet.pinn) == 16 and len(sheet.pinn_lm) == 1
+    # Table S5's companion: LM and UKF on its two rows (the matched one shared with the baselines)
+    assert [(r["row"], r["method"]) for r in sheet.table_s5_baselines] == [
+        ("taut_matched", "lm_shooting"),
+        ("taut_matched", "ukf"),
+        ("taut_mass", "lm_shooting"),
+        ("taut_mass", "ukf"),
+    ]
 
 
 def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
     """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
     sheet = RunSheet(merged(repo, "test"))
-    assert len(sheet.pinn_groups) == 12
+    assert len(sheet.pinn_groups) == 14
     g = sheet.pinn_groups[0]
     assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
     assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
@@ -174,7 +185,7 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
         for g in sheet.pinn_groups
         for k in g["seeds"]
     )
-    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 12
+    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 14
     assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
     assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
     assert (
@@ -238,8 +249,10 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     ]
     sheet = RunSheet(cfg)
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
-    # the default config's own variant: the Fourier-basis ablation (README "Across the benchmarks")
-    assert set(variants) == {"fourierlinear", "wbar10", "wide"}
+    # the default config's own variants: Table S1's loss weights, Table S4's joint EA (wbar10 shared)
+    assert set(variants) == {"wide", "identifyeatrue"} | {f"wbar{w}" for w in (1, 10, 1000, 10000)} | {
+        f"weom{w}" for w in (0.1, 0.3, 3, 10)
+    }
     assert sheet.pinn_settings("wide") == {"width": 128}
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"

@@ -153,6 +153,39 @@ for _key, _table in BENCH_TABLES.items():
             "../scripts/make_bench_table.py"
 
 
+# Table S5's companion (beyond the seed): the classical baselines on the
+# model-form rows beside the PINN, each against its matched record.
+rule make_tableS5_baselines:
+    input:
+        pinn=paths(
+            "pinn",
+            [run for row in SHEET.bench_tables["table_s5"] for run in row["runs"]],
+            ".json",
+        ),
+        baselines=paths("baseline", SHEET.table_s5_baselines, ".json"),
+        lib=lib("make_tableS5_baselines"),
+    output:
+        csv=path("table", ".csv", table="tableS5_baselines"),
+        md=path("table", ".md", table="tableS5_baselines"),
+    log:
+        logs("make_tableS5_baselines.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        rows=[
+            {k: v for k, v in row.items() if k != "runs"}
+            | {"n_runs": len(row["runs"])}
+            for row in SHEET.bench_tables["table_s5"]
+        ],
+        baselines=[[r["row"], r["method"]] for r in SHEET.table_s5_baselines],
+    script:
+        "../scripts/make_tableS5_baselines.py"
+
+
 rule make_silent_failures:
     input:
         runs=paths("pinn", SHEET.pinn_lm, ".json"),

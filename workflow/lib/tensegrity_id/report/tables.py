@@ -21,6 +21,8 @@ __all__ = [
     "BENCH_COLUMNS",
     "SILENT_COLUMNS",
     "bench_table",
+    "MODEL_FORM_METHOD_COLUMNS",
+    "model_form_methods_table",
     "silent_failure_table",
     "seed_scatter_pct",
     "SILENT_FLAGS",
@@ -435,6 +437,74 @@ def bench_table(
     paper = [c for c in df.columns if c.startswith("paper_")]
     lead = [c for c in df.columns if c not in BENCH_COLUMNS and c not in paper]
     return df[["row", *lead, *(c for c in BENCH_COLUMNS if c != "row"), *paper]]
+
+
+MODEL_FORM_METHOD_COLUMNS = [
+    "row",
+    "label",
+    "structure",
+    "record",
+    "method",
+    "seeds",
+    "sigma_max_pct",
+    "sigma_mean_pct",
+    "c_pct",
+    "d_sigma_max_pct",
+    "d_c_pct",
+    "resim_chi2",
+    "outcome",
+    "wall_s",
+]
+"""Table S5's companion: every method on every model-form row.  ``d_*`` are the changes against
+the same method on the row's matched record (the row labelled ``matched`` whose id shares the
+row's prefix before the first ``_``: ``taut_``, ``slack_``, ``prism_``); ``wall_s`` the
+method's time per run (for a batch, the batch's)."""
+
+
+def model_form_methods_table(rows: list[dict], results: dict) -> pd.DataFrame:
+    """Every method on Table S5's rows, with its degradation from the matched record.
+
+    ``rows``: Table S5's rows (``row``, ``label``, ``structure``, ``record``);
+    ``results``: ``{(row id, method): [result records over seeds]}``.  A
+    row's matched reference is the row labelled ``matched`` with the same
+    id prefix; a row without one gets no ``d_*`` values.
+    """
+
+    def prefix(row_id: str) -> str:
+        return row_id.split("_", 1)[0]
+
+    matched = {prefix(r["row"]): r["row"] for r in rows if r.get("label") == "matched"}
+    methods = list(dict.fromkeys(m for _, m in results))
+    stats = {}
+    for key, res in results.items():
+        if not res:
+            raise ValueError(f"row '{key[0]}', method '{key[1]}' has no results")
+        stats[key] = {
+            "seeds": len(res),
+            "sigma_max_pct": _mean(x["errors"]["sigma_max_pct"] for x in res),
+            "sigma_mean_pct": _mean(_identifiable_mean(x) for x in res),
+            "c_pct": _mean(x["errors"]["c_pct"] for x in res),
+            "resim_chi2": _mean(x.get("resimulation_chi2") for x in res),
+            "outcome": _outcomes(res),
+            "wall_s": _mean(x.get("wall_s") for x in res),
+        }
+    out = []
+    for row in rows:
+        ref = matched.get(prefix(row["row"]))
+        for m in methods:
+            if (row["row"], m) not in stats:
+                continue
+            st = dict(stats[(row["row"], m)])
+            base = stats.get((ref, m)) if ref is not None else None
+            for k in ("sigma_max_pct", "c_pct"):
+                ok = base is not None and st[k] is not None and base[k] is not None
+                st[f"d_{k}"] = st[k] - base[k] if ok else None
+            out.append(
+                {"row": row["row"], "label": row.get("label", row["row"]), "structure": row["structure"]}
+                | {"record": row["record"], "method": m}
+                | st
+            )
+    return pd.DataFrame(out, columns=MODEL_FORM_METHOD_COLUMNS)
 
 
 SILENT_COLUMNS = [

@@ -18,6 +18,7 @@ sheet              row keys
                    batch job: the row keys without ``seed``, plus ``seeds``
                    (sorted), ``label`` (``0-7``) and ``rule`` (its rule name)
 ``baselines``      method, structure, record, protocol, seed
+``table_s5_baselines``  row (Table S5's), method, structure, record, protocol, seed
 ``cases``          structure, record, protocol (restarts, landscapes, ...)
 =================  =========================================================
 
@@ -423,7 +424,25 @@ class RunSheet:
                 self.table9_baselines.append(
                     {"method": row["method"], **case, "seed": int(row.get("seed", 0))}
                 )
-        self.baselines = _unique(rows + self.table6_baselines + self.table9_baselines, BASELINE_KEYS)
+        # Table S5's companion: the classical baselines on the rows of Table S5 (beyond the seed)
+        s5b = config.get("table_s5_baselines") or {}
+        self.table_s5_baselines = [
+            {
+                "row": row["row"],
+                "method": m,
+                **{k: row[k] for k in CASE_KEYS},
+                "seed": int(s5b.get("seed", 0)),
+            }
+            for row in self.bench_tables["table_s5"]
+            for m in s5b.get("methods", [])
+        ]
+        self.baselines = _unique(
+            rows
+            + self.table6_baselines
+            + self.table9_baselines
+            + [{k: r[k] for k in BASELINE_KEYS} for r in self.table_s5_baselines],
+            BASELINE_KEYS,
+        )
         self.restarts = self._cases(
             "identify.baselines.restarts.cases", base.get("restarts", {}).get("cases", [])
         )
