@@ -33,6 +33,7 @@ _EXPORTS = {
     "parameter_errors": "scoring",
     "held_out_ratio": "scoring",
     "held_out_misfit_pct": "scoring",
+    "held_out_excess_pct": "scoring",
     "reconstruction_pct": "scoring",
     "resimulate": "scoring",
     "simulated_prediction": "scoring",

@@ -35,6 +35,7 @@ from ..mechanics.excitation import Forcing
 from ..mechanics.structure import Structure
 from .scoring import (
     classify_outcome,
+    held_out_excess_pct,
     held_out_misfit_pct,
     held_out_ratio,
     outcome_rule_text,
@@ -208,11 +209,12 @@ class IdentificationMethod:
         }
         scored = parameter_errors(st, identified, exact)
         predicted = out.pop("predicted", None) or [None] * len(problem.records)
-        held, misfit, recon, resim, chi2, series = [], [], [], [], [], None
+        held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
         for rec, pred in zip(problem.records, predicted, strict=True):
             pred = pred or {}
             held.append(held_out_ratio(rec.sensors, pred.get("a")))
             misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
+            excess.append(held_out_excess_pct(rec.sensors, pred.get("a")))
             ch = rec.sensors.get("channels", [])
             recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
             rs = rec_sim = None
@@ -230,7 +232,7 @@ class IdentificationMethod:
             vals = [v for v in values if v is not None]
             return float(np.mean(vals)) if vals else None
 
-        ho, mf, rc = pooled(held), pooled(misfit), pooled(recon)
+        ho, mf, ex, rc = pooled(held), pooled(misfit), pooled(excess), pooled(recon)
         sig_max = scored["errors"]["sigma_max_pct"]
         identified["sigma"] = [float(v) if np.isfinite(v) else None for v in sigma]
         result = {
@@ -246,23 +248,27 @@ class IdentificationMethod:
             "reconstruction_pct": rc,
             "held_out_ratio": ho,
             "held_out_misfit_pct": mf,
+            "held_out_excess_pct": ex,
             "resimulation_pct": pooled(resim),
             "resimulation_chi2": pooled(chi2),
             "per_record": {
                 r.name: {
                     "held_out_ratio": h,
                     "held_out_misfit_pct": m,
+                    "held_out_excess_pct": e,
                     "reconstruction_pct": c,
                     "resimulation_pct": s,
                     "resimulation_chi2": x,
                     "n_transitions": r.n_transitions,
                 }
-                for r, h, m, c, s, x in zip(problem.records, held, misfit, recon, resim, chi2, strict=True)
+                for r, h, m, e, c, s, x in zip(
+                    problem.records, held, misfit, excess, recon, resim, chi2, strict=True
+                )
             },
             "n_transitions": int(sum(r.n_transitions for r in problem.records)),
             "outcome": "diverged"
             if out.get("diverged")
-            else classify_outcome(sig_max, mf, rc, problem.outcome_rule),
+            else classify_outcome(sig_max, ex, rc, problem.outcome_rule),
             "outcome_rule": outcome_rule_text(problem.outcome_rule),
             "wall_s": wall,
             "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),

@@ -12,7 +12,12 @@ Fit metrics (these measure agreement with data, not identification)
     training samples (the 70/30 time split of the sensor protocol; the
     seed's diagnostic).  ``held_out_misfit_pct``: RMS misfit on the held-out
     samples in % of the RMS measured signal there (noise included, so about
-    the noise level, 2 %, for a good fit).
+    the noise level, 2 %, for a good fit).  ``held_out_excess_pct``: the
+    part of that misfit beyond the sensors' stated noise floor,
+    ``sqrt(max(mean r^2 - mean noise_std^2, 0))`` in % of the RMS signal
+    (the noise and the model error add in variance); data without a stated
+    ``noise_std`` (a measured record that does not give one) report the raw
+    misfit here.
     ``reconstruction_pct``: RMS error of the predicted displacement at the
     *unmeasured* free coordinates, in % of the RMS true motion there (pooled
     over those coordinates and samples).
@@ -27,7 +32,8 @@ Fit metrics (these measure agreement with data, not identification)
     at the noise floor): a fit signal that needs no exact parameters.
 
 Outcome rule (thresholds from the config, defaults below)
-    ``fit failure`` if the held-out misfit exceeds ``fit_misfit_pct`` (10 %)
+    ``fit failure`` if the held-out misfit beyond the noise floor
+    (``held_out_excess_pct``) exceeds ``fit_misfit_pct`` (10 %)
     or the reconstruction error exceeds ``fit_recon_pct`` (30 %): the data
     are not fitted (the first flag needs no exact parameters); otherwise, by
     the largest force-density error over identifiable cables, ``identified``
@@ -38,7 +44,10 @@ Outcome rule (thresholds from the config, defaults below)
     reconstruction of 37 % and more).  The held-out *ratio* is reported but
     not used: its baseline depends on how closely the network interpolates
     the noise at the training samples (see the README), so a held-out misfit
-    measured against the signal is the portable flag.
+    measured against the signal is the portable flag.  It is taken beyond
+    the noise floor, so that a well-fitted record at 8 or 10 % sensor noise
+    (held-out misfit about 8-10 % of the signal by the noise alone) is not
+    labelled a fit failure.
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ __all__ = [
     "simulate_identified",
     "simulated_prediction",
     "classify_outcome",
+    "held_out_excess_pct",
     "outcome_rule_text",
 ]
 
@@ -128,6 +138,20 @@ def held_out_misfit_pct(sensors: dict, a_pred) -> float | None:
     y = sensors["noisy"][ho]
     r2 = (np.asarray(a_pred)[ho] - y) ** 2
     return float(100.0 * np.sqrt(r2.mean() / (y**2).mean()))
+
+
+def held_out_excess_pct(sensors: dict, a_pred) -> float | None:
+    """RMS held-out misfit beyond the stated sensor noise, % of the RMS measured signal there."""
+    if a_pred is None or "train" not in sensors:
+        return None
+    ho = sensors["keep"] & ~sensors["train"]
+    if not ho.any():
+        return None
+    y = sensors["noisy"][ho]
+    r2 = float(np.mean((np.asarray(a_pred)[ho] - y) ** 2))
+    std = sensors.get("noise_std")
+    floor = 0.0 if std is None else float(np.mean(np.broadcast_to(np.asarray(std, float) ** 2, y.shape)))
+    return float(100.0 * np.sqrt(max(r2 - floor, 0.0) / np.mean(y**2)))
 
 
 def _unmeasured(structure, channels) -> np.ndarray:
@@ -254,7 +278,8 @@ def simulated_prediction(structure, records, sigma, c, sim: dict) -> list:
 def outcome_rule_text(rule: dict) -> str:
     r = {**OUTCOME_RULE, **(rule or {})}
     return (
-        f"fit failure if held-out misfit > {r['fit_misfit_pct']:g} % of the signal or reconstruction > "
+        f"fit failure if held-out misfit beyond the noise floor > {r['fit_misfit_pct']:g} % of the signal "
+        f"or reconstruction > "
         f"{r['fit_recon_pct']:g} %; "
         f"else identified if max sigma error <= {r['identified_pct']:g} %, partial if <= "
         f"{r['partial_pct']:g} %, silent failure otherwise"
@@ -262,7 +287,10 @@ def outcome_rule_text(rule: dict) -> str:
 
 
 def classify_outcome(sigma_max_pct, misfit_pct, recon_pct, rule: dict | None = None) -> str | None:
-    """Outcome label of a run (module docstring); ``None`` without exact parameters."""
+    """Outcome label of a run (module docstring); ``None`` without exact parameters.
+
+    ``misfit_pct`` is the held-out misfit beyond the noise floor (``held_out_excess_pct``).
+    """
     r = {**OUTCOME_RULE, **(rule or {})}
     if (misfit_pct is not None and misfit_pct > r["fit_misfit_pct"]) or (
         recon_pct is not None and recon_pct > r["fit_recon_pct"]

@@ -16,7 +16,8 @@ Summary document of a PINN seed group
     parameters: {"sigma_0": stats, ..., "c": stats, "EA"?: stats},     # N/m, N s/m, N
     errors: {"sigma_max_pct": stats, "sigma_median_pct": stats,
              "sigma_pct_0": stats, ..., "c_pct": stats, "EA_pct"?: stats},   # %
-    fit: {"reconstruction_pct", "held_out_ratio", "held_out_misfit_pct", "resimulation_pct"}
+    fit: {"reconstruction_pct", "held_out_ratio", "held_out_misfit_pct", "held_out_excess_pct",
+          "resimulation_pct"}
     wall_s: the batch's training time (s)
 
 with ``stats = {"mean", "std", "min", "max", "n"}``; a quantity that no
@@ -31,7 +32,13 @@ from collections import Counter
 
 __all__ = ["FIT_KEYS", "seed_stats", "seed_group_summary"]
 
-FIT_KEYS = ("reconstruction_pct", "held_out_ratio", "held_out_misfit_pct", "resimulation_pct")
+FIT_KEYS = (
+    "reconstruction_pct",
+    "held_out_ratio",
+    "held_out_misfit_pct",
+    "held_out_excess_pct",
+    "resimulation_pct",
+)
 
 
 def seed_stats(values) -> dict:
