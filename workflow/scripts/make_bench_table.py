@@ -13,7 +13,7 @@ the paper's values (``paper_*``, resources/published/{table}.csv).
 """
 
 import pandas as pd
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log, split_runs
 from tensegrity_id.report.tables import bench_table, write_table
 
 TITLES = {
@@ -26,14 +26,7 @@ TITLES = {
 }
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
-runs = [read_json(p) for p in inp.runs]
-rows, results, k = [], [], 0
-for row in par.rows:
-    row = dict(row)
-    n = row.pop("n_runs")
-    rows.append(row)
-    results.append(runs[k : k + n])
-    k += n
+rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
 df = bench_table(rows, results, pd.read_csv(inp.published, dtype=str))
 log.info("\n%s", df.to_string(index=False))
 write_table(df, snakemake.output.csv, snakemake.output.md, title=TITLES[par.table])  # noqa: F821

@@ -10,19 +10,13 @@ outcome and the wall time per run (s).  The seed runs only the PINN on
 these records; this table is beyond it.
 """
 
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import read_json, setup_log, split_runs
 from tensegrity_id.report.tables import model_form_methods_table, write_table
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
-pinn = [read_json(p) for p in inp.pinn]
-rows, results, k = [], {}, 0
-for row in par.rows:
-    row = dict(row)
-    n = row.pop("n_runs")
-    rows.append(row)
-    results[(row["row"], pinn[k]["method"])] = pinn[k : k + n]
-    k += n
+rows, groups = split_runs(par.rows, [read_json(p) for p in inp.pinn])
+results = {(row["row"], runs[0]["method"]): runs for row, runs in zip(rows, groups, strict=True)}
 for (row_id, method), p in zip(par.baselines, inp.baselines, strict=True):
     results.setdefault((row_id, method), []).append(read_json(p))
 df = model_form_methods_table(rows, results)

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["setup_log", "write_json", "read_json"]
+__all__ = ["setup_log", "write_json", "read_json", "split_runs"]
 
 
 def setup_log(path, name: str = "tensegrity_id") -> logging.Logger:
@@ -49,3 +49,20 @@ def write_json(path, obj) -> None:
 def read_json(path):
     with open(path) as fh:
         return json.load(fh)
+
+
+def split_runs(rows, runs) -> tuple[list[dict], list[list]]:
+    """Table rows (each with ``n_runs``) and the flat run list of their inputs, as rows and run groups.
+
+    Returns the rows without ``n_runs`` and, per row, its ``n_runs`` runs in order.
+    """
+    out_rows, groups, k = [], [], 0
+    for row in rows:
+        row = dict(row)
+        n = row.pop("n_runs")
+        out_rows.append(row)
+        groups.append(list(runs[k : k + n]))
+        k += n
+    if k != len(runs):
+        raise ValueError(f"the rows name {k} runs, the inputs hold {len(runs)}")
+    return out_rows, groups

@@ -128,27 +128,32 @@ def held_out_ratio(sensors: dict, a_pred) -> float | None:
     return float(r2[ho].mean() / r2[tr].mean())
 
 
-def held_out_misfit_pct(sensors: dict, a_pred) -> float | None:
-    """RMS misfit on the held-out samples, % of the RMS measured signal there."""
+def _held_out(sensors: dict, a_pred):
+    """Measured held-out signal ``y`` and the mean squared misfit there, or ``None`` (nothing held out)."""
     if a_pred is None or "train" not in sensors:
         return None
     ho = sensors["keep"] & ~sensors["train"]
     if not ho.any():
         return None
     y = sensors["noisy"][ho]
-    r2 = (np.asarray(a_pred)[ho] - y) ** 2
-    return float(100.0 * np.sqrt(r2.mean() / (y**2).mean()))
+    return y, float(np.mean((np.asarray(a_pred)[ho] - y) ** 2))
+
+
+def held_out_misfit_pct(sensors: dict, a_pred) -> float | None:
+    """RMS misfit on the held-out samples, % of the RMS measured signal there."""
+    ho = _held_out(sensors, a_pred)
+    if ho is None:
+        return None
+    y, r2 = ho
+    return float(100.0 * np.sqrt(r2 / np.mean(y**2)))
 
 
 def held_out_excess_pct(sensors: dict, a_pred) -> float | None:
     """RMS held-out misfit beyond the stated sensor noise, % of the RMS measured signal there."""
-    if a_pred is None or "train" not in sensors:
+    ho = _held_out(sensors, a_pred)
+    if ho is None:
         return None
-    ho = sensors["keep"] & ~sensors["train"]
-    if not ho.any():
-        return None
-    y = sensors["noisy"][ho]
-    r2 = float(np.mean((np.asarray(a_pred)[ho] - y) ** 2))
+    y, r2 = ho
     std = sensors.get("noise_std")
     floor = 0.0 if std is None else float(np.mean(np.broadcast_to(np.asarray(std, float) ** 2, y.shape)))
     return float(100.0 * np.sqrt(max(r2 - floor, 0.0) / np.mean(y**2)))
