@@ -44,6 +44,7 @@ include: "workflow/rules/identifiability.smk"
 include: "workflow/rules/identification.smk"
 include: "workflow/rules/assessment.smk"
 include: "workflow/rules/robustness.smk"
+include: "workflow/rules/validation.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -73,6 +74,15 @@ localrules:
     make_seed_study,
     plot_fig6,
     plot_fig7,
+    identify_hexprism_modal,
+    plot_fig8,
+    compute_simplex_model,
+    make_table8,
+    compute_damping_limit,
+    plot_fig10,
+    plot_fig11,
+    make_table7,
+    make_measured_validation,
 
 
 rule all:
@@ -138,6 +148,23 @@ rule all:
             rules.compute_member_model_adequacy.output if SHEET.member_model else []
         ),
         fig7=rules.plot_fig7.output if SHEET.studies["fig7"] else [],
+        hexprism_modal=rules.identify_hexprism_modal.output if HEXPRISM else [],
+        fig8=rules.plot_fig8.output if HEXPRISM else [],
+        simplex=(
+            [
+                rules.compute_simplex_model.output,
+                rules.make_table8.output,
+                rules.compute_damping_limit.output,
+                rules.plot_fig10.output,
+                rules.plot_fig11.output,
+            ]
+            if SIMPLEX
+            else []
+        ),
+        measured_validation=(
+            rules.make_measured_validation.output if HEXPRISM and SIMPLEX else []
+        ),
+        table7=rules.make_table7.output if VALIDATION.get("leg") else [],
         pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
         fig4=rules.plot_fig4.output if SHEET.fig4 else [],
         fig5=rules.plot_fig5.output if SHEET.fig4 else [],

@@ -240,6 +240,33 @@ def test_baseline_outputs_follow_contracts(workdir):
     assert (workdir / "results/figures/baselines.png").stat().st_size > 10_000
 
 
+def test_measured_validation_outputs_follow_contracts(workdir):
+    """Seed 4.10-4.12: the keys other stages and the README quote, and the stand-in labelled as such."""
+    hexp = json.loads((workdir / "results/values/hexprism_modal_id.json").read_text())
+    assert {"ring_tension_N", "rms_residual_hz", "alternative", "with_EA"} <= set(hexp)
+    assert (
+        10.0 < hexp["ring_tension_N"] < 12.0
+        and hexp["alternative"]["rms_residual_hz"] > hexp["rms_residual_hz"]
+    )
+    model = json.loads((workdir / "results/values/simplex_model.json").read_text())
+    for key in ("base_to_cross_ratio", "f2_per_newton", "force_factor_weighed", "force_factor_distributed"):
+        assert isinstance(model[key], float)
+    ext = json.loads((workdir / "results/values/simplex_frequency_extraction.json").read_text())
+    assert [r["level"] for r in ext["levels"]] == [1, 13] and ext["worst_error_pct"] < 0.5
+    damp = json.loads((workdir / "results/values/damping_limit.json").read_text())
+    assert damp["extension_ratio"]["min"] > 100
+    t8 = pd.read_csv(workdir / "results/tables/table8.csv")
+    assert len(t8) == 13 and set(t8["frequency_source"]) == {"stand-in"}
+    assert {"measured_N", "predicted_N", "error_N", "paper_predicted_N"} <= set(t8.columns)
+    t7 = (workdir / "results/tables/table7.md").read_text()
+    assert "not public" in t7
+    summary = pd.read_csv(workdir / "results/tables/measured_validation.csv")
+    assert {"section", "quantity", "here", "paper", "basis"} <= set(summary.columns)
+    assert summary["basis"].str.contains("stand-in").any()
+    for fig in ("fig8_hexprism", "fig10_simplex", "fig11_simplex_law"):
+        assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
+
+
 def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
@@ -254,10 +281,19 @@ TABLES |= {
     "make_tableS6",
 }
 TABLES |= {"make_tableS5_baselines"}
+TABLES |= {"make_table7", "make_table8", "make_measured_validation", "plot_fig11"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
 PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
 PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines"}
+MEASURED_FIGURES = {"plot_fig8", "plot_fig10", "plot_fig11"}
+SIMPLEX_RULES = {
+    "compute_simplex_model",
+    "validate_simplex_extraction",
+    "make_table8",
+    "compute_damping_limit",
+}
+SIMPLEX_RULES |= {"plot_fig10", "plot_fig11", "make_measured_validation"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
 BASELINES |= {"make_table6", "make_table9", "make_tableS5_baselines"}
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
@@ -272,7 +308,8 @@ SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_fig
         # mechanics: everything that simulates or assesses, and what follows
         (
             "mechanics/dynamics.py",
-            "ALL - generate_structure - compute_prism_feasibility - plot_fig1 - springrod_example",
+            "ALL - generate_structure - compute_prism_feasibility - plot_fig1 - springrod_example"
+            " - make_table7",
         ),
         ("data/sensors.py", SENSORS),
         ("analysis/stability.py", ASSESSMENT),
@@ -280,7 +317,12 @@ SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_fig
         ("identify/pinn/trainer.py", {"identify_pinn"} | PINN_DOWNSTREAM),
         ("report/plot_pinn.py", {"plot_fig4", "plot_fig5"}),
         # the figures drawing structures (Figures 6-7 share the module that draws the bridge)
-        ("report/plot_structures.py", {"plot_fig1", "plot_figS1", "plot_fig6", "plot_fig7"}),
+        (
+            "report/plot_structures.py",
+            {"plot_fig1", "plot_figS1", "plot_fig6", "plot_fig7"} | MEASURED_FIGURES,
+        ),
+        # the measured-data validation: its own stage only
+        ("validation/simplex.py", SIMPLEX_RULES),
         ("report/tables.py", TABLES | {"springrod_example"}),
     ],
 )

@@ -105,6 +105,7 @@ def check_config(config: dict, schema) -> None:
     _check_coordinates(config)
     _check_baselines(config)
     _check_assessment(config)
+    _check_validation(config)
     try:
         RunSheet(config)
     except RunSheetError as exc:
@@ -235,3 +236,63 @@ def _check_baselines(config: dict) -> None:
                 raise ConfigError(
                     f"config field 'identify.baselines.variants.{study}.options[{k}]': {exc}"
                 ) from None
+
+
+def _load_yaml(where: str, path) -> dict:
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config field '{where}': no such file '{path}'")
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config field '{where}': '{path}' is not valid YAML ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ConfigError(f"config field '{where}': '{path}' does not hold a mapping")
+    return doc
+
+
+def _check_validation(config: dict) -> None:
+    """Measured-data validation: files exist and agree with the assignments and levels they are used with."""
+    section = config.get("validation", {})
+    hexp = section.get("hexprism")
+    if hexp:
+        if hexp["structure"] not in config.get("structures", {}):
+            raise ConfigError(
+                f"config field 'validation.hexprism.structure': '{hexp['structure']}' is not defined "
+                "under 'structures'"
+            )
+        doc = _load_yaml("validation.hexprism.measured", hexp["measured"])
+        peaks = doc.get("peaks_hz")
+        if not isinstance(peaks, list) or not peaks:
+            raise ConfigError(
+                f"config field 'validation.hexprism.measured': '{hexp['measured']}' has no list 'peaks_hz'"
+            )
+        for key in ("assignment", "alternative"):
+            if len(hexp[key]) != len(peaks):
+                raise ConfigError(
+                    f"config field 'validation.hexprism.{key}': {len(hexp[key])} modes for {len(peaks)} "
+                    "measured peaks; give one mode number per peak"
+                )
+    simplex = section.get("simplex")
+    if simplex:
+        doc = _load_yaml("validation.simplex.measured", simplex["measured"])
+        forces = doc.get("levels", {}).get("force_N", [])
+        n = len(forces)
+        if not n:
+            raise ConfigError(
+                f"config field 'validation.simplex.measured': '{simplex['measured']}' has no levels.force_N"
+            )
+        for k, lv in enumerate(simplex.get("strike", {}).get("levels", [])):
+            if not 1 <= lv <= n:
+                raise ConfigError(
+                    f"config field 'validation.simplex.strike.levels[{k}]': level {lv} is not one of 1..{n}"
+                )
+        for lv, path in simplex.get("records", {}).items():
+            where = f"validation.simplex.records.{lv}"
+            if not str(lv).isdigit() or not 1 <= int(lv) <= n:
+                raise ConfigError(f"config field '{where}': '{lv}' is not a level 1..{n}")
+            if not Path(path).is_file():
+                raise ConfigError(f"config field '{where}': no such record file '{path}'")
+    leg = section.get("leg", {})
+    if leg.get("published") and not Path(leg["published"]).is_file():
+        raise ConfigError(f"config field 'validation.leg.published': no such file '{leg['published']}'")

@@ -59,6 +59,12 @@ PATHS = {
     "figure": "figures/{figure}",
     "record_figure": "figures/records/{structure}/{record}",
     "energy_figure": "figures/figS4_energy/{structure}/{record}",
+    "hexprism_modal": "values/hexprism_modal_id.json",
+    "simplex_model": "values/simplex_model.json",
+    "simplex_extraction": "values/simplex_frequency_extraction.json",
+    "simplex_strikes": "values/simplex_strikes.npz",
+    "simplex_prestress": "values/simplex_prestress_id.json",
+    "damping_limit": "values/damping_limit.json",
 }
 """Kind -> template under ``results/`` (the extension, where a kind has several files, is the suffix)."""
 

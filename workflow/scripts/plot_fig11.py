@@ -1,0 +1,17 @@
+"""Figure 11: the simplex's mechanism law and prestress prediction (rule plot_fig11; seed §4.12).
+
+Outputs ``results/figures/fig11_simplex_law.{pdf,png}``: (a) f1^2 against
+the transducer force with the measured law and the model lines at the
+transducer and the static force, (b) the log-slope against the ideal 1/2,
+(c) predicted against measured forces (Table 8), (d) errors per level beside
+the seed's.
+"""
+
+import pandas as pd
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_measured import plot_fig11
+
+setup_log(snakemake.log[0])  # noqa: F821
+inp = snakemake.input  # noqa: F821
+rows = pd.read_csv(inp.table).to_dict("records")
+plot_fig11(read_json(inp.model), rows, read_json(inp.prestress), list(snakemake.output))  # noqa: F821
