@@ -137,3 +137,23 @@ def test_start_off_equilibrium_is_rejected(x1):
     dyn = Dynamics(x1, sigma=x1.sigma * 1.1)
     with pytest.raises(SimulationError, match="not a static equilibrium"):
         simulate(dyn, None, t_end=0.1)
+
+
+def test_events_between_and_on_output_samples(x1):
+    """Pieces between taut-slack events may hold no new output sample: an output step much longer than
+    the gaps between events, and a grid with a sample on an event time, give the same samples as a
+    fine grid (the shooting searches hit both cases)."""
+    dyn = Dynamics(x1)
+    forcing = make_forcing("harmonic", [3], amplitude=40.0, frequency=1.0)
+    fine = simulate(dyn, forcing, t_end=2.0, dt_out=0.01, max_step=0.01)
+    # the solver's steps do not depend on the output grid (max_step fixed), so the events fall at the
+    # same times; a grid step equal to the first event time (floored to the 1e-12 grid rounding) puts a
+    # sample on it, stored by the piece that ends there and again by the next, which ends before any
+    # new sample
+    t_ev = np.floor(float(fine.transition_times[0]) * 1e12) / 1e12
+    for dt in (0.5, t_ev):
+        coarse = simulate(dyn, forcing, t_end=2.0, dt_out=dt, max_step=0.01)
+        assert coarse.n_transitions == fine.n_transitions
+        assert np.all(np.diff(coarse.t) > 0)
+        q = np.array([np.interp(coarse.t, fine.t, fine.q[:, c]) for c in dyn.free]).T
+        np.testing.assert_allclose(coarse.q[:, dyn.free], q, atol=2e-3)

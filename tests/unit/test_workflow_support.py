@@ -127,13 +127,14 @@ def test_default_run_sheet_counts(default_config):
     assert len(sheet.records) == 51 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
     # + the prism series (6 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
     # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
-    # Table S1's 12 weight variants and Table S4's 4 (two noise levels, EA jointly on two records)
-    assert len(sheet.pinn) == 63 and len(sheet.table5) == 6
+    # Table S1's 6 weight variants (the paper config's 12) and Table S4's 4 (two noise levels, EA
+    # jointly on two records)
+    assert len(sheet.pinn) == 57 and len(sheet.table5) == 6
     # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
     assert {t: len(v) for t, v in sheet.bench_tables.items()} == {
         "table3": 12,
         "table4": 6,
-        "table_s1": 15,
+        "table_s1": 9,
         "table_s4": 6,
         "table_s5": 12,
         "table_s6": 6,
@@ -249,8 +250,8 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     ]
     sheet = RunSheet(cfg)
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
-    # the default config's own variants: Table S1's loss weights, Table S4's joint EA (wbar10 shared)
-    assert set(variants) == {"wide", "identifyeatrue"} | {f"wbar{w}" for w in (1, 10, 1000, 10000)} | {
+    # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the added ones
+    assert set(variants) == {"wide", "identifyeatrue"} | {f"wbar{w}" for w in (1, 10, 10000)} | {
         f"weom{w}" for w in (0.1, 0.3, 3, 10)
     }
     assert sheet.pinn_settings("wide") == {"width": 128}

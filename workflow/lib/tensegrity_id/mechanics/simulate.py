@@ -170,6 +170,8 @@ def simulate(
     v0f = np.zeros(nf) if v0 is None else np.asarray(v0, float)[dyn.free].copy()
     check_initial_state(dyn, q0f, v0f, at_rest=at_rest)
     t_out = np.round(np.arange(0.0, t_end + dt_out / 2, dt_out), 12)
+    t_out = t_out[t_out <= t_end + 1e-12]  # no sample past the end when dt_out does not divide t_end
+    t_out[-1] = min(t_out[-1], t_end)  # nor one rounded past it
     fext = (lambda t: forcing(t, n_coords)) if forcing is not None else (lambda t: None)
     counters = {"nfev": 0, "pieces": 0}
 
@@ -214,7 +216,8 @@ def simulate(
                 f"structure '{name}': more than {max_pieces} taut-slack events (chattering?)"
             )
         mode = taut.copy()
-        sel = t_out[(t_out >= t0 - 1e-12) & (t_out <= t_end + 1e-12)]
+        # the piece that ended at t0 stored every sample up to t0 (solve_ivp keeps t_eval <= the event)
+        sel = t_out[(t_out >= t0) & (t_out <= t_end)]
         sol = solve_ivp(
             rhs,
             (t0, t_end),
@@ -232,8 +235,10 @@ def simulate(
                 f"structure '{name}': solver failed at t = {t0:.6g} s or later: {sol.message}"
             )
         t_piece = np.asarray(sol.t, float)
-        if t_piece.size:
-            keep = t_piece >= (ts[-1][-1] + 1e-12 if ts else -1.0)
+        # a piece may hold no new sample (two events inside one output step, or an event on a
+        # sample that the previous piece already stored): only pieces with new samples are kept
+        keep = t_piece >= (ts[-1][-1] + 1e-12 if ts else -1.0)
+        if keep.any():
             ts.append(t_piece[keep])
             ys.append(np.asarray(sol.y)[:, keep].T)
             modes.append(np.repeat(mode[None], keep.sum(), axis=0))
