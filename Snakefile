@@ -45,6 +45,7 @@ include: "workflow/rules/identification.smk"
 include: "workflow/rules/assessment.smk"
 include: "workflow/rules/robustness.smk"
 include: "workflow/rules/validation.smk"
+include: "workflow/rules/measured.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
@@ -83,6 +84,10 @@ localrules:
     plot_fig11,
     make_table7,
     make_measured_validation,
+    import_measured_record,
+    make_measured_summary,
+    identify_measured_peaks,
+    make_force_scale_table,
 
 
 rule all:
@@ -165,6 +170,17 @@ rule all:
             rules.make_measured_validation.output if HEXPRISM and SIMPLEX else []
         ),
         table7=rules.make_table7.output if VALIDATION.get("leg") else [],
+        measured=[
+            path("table", ext, table=f"measured_{row['record']}")
+            for row in SHEET.measured
+            for ext in (".csv", ".md")
+        ],
+        peaks=[path("peaks", name=n) for n in config.get("measured_peaks") or {}],
+        force_scale=(
+            rules.make_force_scale_table.output
+            if SHEET.studies["force_scale"] or force_scale_lm()
+            else []
+        ),
         pinn_summary=rules.make_pinn_summary.output if SHEET.pinn else [],
         fig4=rules.plot_fig4.output if SHEET.fig4 else [],
         fig5=rules.plot_fig5.output if SHEET.fig4 else [],

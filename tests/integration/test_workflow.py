@@ -267,6 +267,34 @@ def test_measured_validation_outputs_follow_contracts(workdir):
         assert (workdir / f"results/figures/{fig}.png").stat().st_size > 10_000
 
 
+def test_measured_record_outputs_follow_contracts(workdir):
+    """Issue 19: a record file as a record of its structure, identified without exact values, summarised."""
+    meta = json.loads((workdir / "results/records/x1/x1_shaker_miscal.json").read_text())
+    assert meta["measured"] and meta["exact_parameters"] is None and meta["at_rest"]["passed"]
+    assert meta["channels"] == ["acc:1:x", "acc:1:y", "acc:3:x"] and meta["forcing"]["kind"] == "sampled"
+    res = json.loads(
+        (workdir / "results/identify/lm_shooting/x1/x1_shaker_miscal/measured_seed0.json").read_text()
+    )
+    assert res["exact"] is None and res["errors"]["sigma_max_pct"] is None
+    assert res["identified"]["force_scale_channels"] == ["x1_shaker_miscal:force:1:y"]
+    assert {"crlb_relative", "null_members"} <= set(res["bounds"]) and "f_0" in res["bounds"]["crlb_relative"]
+    summary = json.loads((workdir / "results/tables/measured_x1_shaker_miscal.json").read_text())
+    assert summary["screening"]["members"]["sigma_0"] == "undeterminable"
+    assert {"class", "margin", "U_c_max"} <= set(summary["methods"][0]["assessment"])
+    table = pd.read_csv(workdir / "results/tables/measured_x1_shaker_miscal.csv")
+    assert table["row"].iloc[0] == "screening (before inversion)" and "force scale" in table.columns
+    peaks = json.loads((workdir / "results/values/peaks_x1_peaks.json").read_text())
+    assert peaks["scale"] == pytest.approx(1.25, rel=2e-3)
+    fs = pd.read_csv(workdir / "results/tables/force_scale.csv")
+    assert list(fs["row"]) == ["pinn_known", "pinn_fit", "lm_known", "lm_fit"]
+    assert fs["force_scale_true"].eq(1.2).all() and fs["force_scale"].isna().tolist() == [
+        True,
+        False,
+        True,
+        False,
+    ]
+
+
 def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
@@ -282,10 +310,11 @@ TABLES |= {
 }
 TABLES |= {"make_tableS5_baselines"}
 TABLES |= {"make_table7", "make_table8", "make_measured_validation", "plot_fig11"}
+TABLES |= {"make_measured_summary", "identify_measured_peaks", "make_force_scale_table"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
 PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
-PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines"}
+PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines", "make_force_scale_table"}
 MEASURED_FIGURES = {"plot_fig8", "plot_fig10", "plot_fig11"}
 SIMPLEX_RULES = {
     "compute_simplex_model",
@@ -296,10 +325,13 @@ SIMPLEX_RULES = {
 SIMPLEX_RULES |= {"plot_fig10", "plot_fig11", "make_measured_validation"}
 BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_baselines"}
 BASELINES |= {"make_table6", "make_table9", "make_tableS5_baselines"}
+BASELINES |= {"make_measured_summary", "make_force_scale_table"}  # LM on the measured record, LM variants
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
 ASSESSMENT |= {"make_table9", "make_table_s3", "plot_figS1", "plot_figS2", "plot_figS3"}
+ASSESSMENT |= {"make_measured_summary", "identify_measured_peaks"}
 SENSORS = {"make_sensor_data", "compute_fisher", "identify_pinn", "fit_regression", "assess_record"}
 SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_figS3"}
+SENSORS |= {"import_measured_record", "screen_measured_record"}  # the measured record's sensor layout
 
 
 @pytest.mark.parametrize(
@@ -403,10 +435,18 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
         ("unknown_top_key: 3\n", "unknown_top_key"),
         ("identify:\n  pinn:\n    settings: {widht: 64}\n", "identify.pinn.settings.widht"),
         ("figures:\n  fig4: [[x1, taut_1pt, top_node, smooth, 300, 0]]\n", "figures.fig4[0]"),
+        # a record file that does not fit its structure (node 3 x is free, node 0 is pinned)
+        (
+            "measured:\n  bad_rec: {file: bad_record.csv, structure: x1}\n",
+            "measured.bad_rec.file",
+        ),
     ],
 )
 def test_bad_config_stops_before_any_job(workdir, config_text, field):
     before = (workdir / "results/structures/x1.json").read_bytes()
+    (workdir / "bad_record.csv").write_text(
+        "time,force:1:y,acc:0:x\n" + "".join(f"{i / 100},0,0\n" for i in range(40))
+    )
     bad = workdir / "bad.yaml"
     bad.write_text(config_text)
     proc = run(workdir, "--configfile", "config/test.yaml", str(bad), check=False)

@@ -423,3 +423,25 @@ def test_compiled_step_agrees_with_the_eager_step(taut):
         grads.append([p.grad.clone() for p in tr.params] + [terms[k].detach() for k in sorted(terms)])
     for a, b in zip(*grads, strict=True):
         assert float((a - b).abs().max() / b.abs().max().clamp_min(1e-30)) < 1e-4
+
+
+def test_force_scale_trains_with_the_parameters(taut):
+    """fit_force_scale: one factor per driven coordinate, trained from 1, reported, scored and resumed."""
+    s, rd = taut
+    miscal = RecordData(rd.name, rd.forcing.scaled(1 / 1.2), rd.sensors, rd.states, rd.n_transitions)
+    truth = {"sigma": s.sigma, "c": 1.0, "force_scale": [1.2]}
+    problem = IdentificationProblem(s, [miscal], truth=truth, lambda0=s.bar_sigma)
+    out = get_method("pinn_smooth", steps=40, log_every=0, fit_force_scale=True).run(problem)
+    f = out["identified"]["force_scale"]
+    assert len(f) == 1 and f[0] != pytest.approx(1.0)
+    assert out["identified"]["force_scale_channels"] == [f"{rd.name}:force:1:y"]
+    assert out["errors"]["force_scale_pct"] == [pytest.approx(100 * abs(f[0] / 1.2 - 1))]
+    tr = _trainer((s, miscal), steps=10, fit_force_scale=True, history_every=5)
+    tr.train()
+    assert "force_scale_0" in tr.history[0][-1]
+    again = _trainer((s, miscal), steps=10, fit_force_scale=True)
+    again.load_state_dict(tr.state_dict())
+    assert again.parameters_now()[0]["force_scale"] == tr.parameters_now()[0]["force_scale"]
+    # without the option the force is taken as recorded: no factor
+    plain = get_method("pinn_smooth", steps=5, log_every=0).run(problem)
+    assert "force_scale" not in plain["identified"] and "force_scale_pct" not in plain["errors"]

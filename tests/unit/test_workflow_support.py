@@ -129,7 +129,7 @@ def test_default_run_sheet_counts(default_config):
     # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
     # Table S1's 6 weight variants (the paper config's 12) and Table S4's 4 (two noise levels, EA
     # jointly on two records)
-    assert len(sheet.pinn) == 57 and len(sheet.table5) == 6
+    assert len(sheet.pinn) == 59 and len(sheet.table5) == 6
     # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
     assert {t: len(v) for t, v in sheet.bench_tables.items()} == {
         "table3": 12,
@@ -163,7 +163,7 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
     # Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor),
     # Table S1's w_b = 10 and Table S4's joint EA run
-    assert len(sheet.pinn) == 16 and len(sheet.pinn_lm) == 1
+    assert len(sheet.pinn) == 18 and len(sheet.pinn_lm) == 1
     # Table S5's companion: LM and UKF on its two rows (the matched one shared with the baselines)
     assert [(r["row"], r["method"]) for r in sheet.table_s5_baselines] == [
         ("taut_matched", "lm_shooting"),
@@ -176,7 +176,7 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
 def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
     """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
     sheet = RunSheet(merged(repo, "test"))
-    assert len(sheet.pinn_groups) == 14
+    assert len(sheet.pinn_groups) == 16
     g = sheet.pinn_groups[0]
     assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
     assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
@@ -186,7 +186,7 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
         for g in sheet.pinn_groups
         for k in g["seeds"]
     )
-    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 14
+    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 16
     assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
     assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
     assert (
@@ -250,10 +250,11 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     ]
     sheet = RunSheet(cfg)
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
-    # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the added ones
-    assert set(variants) == {"wide", "identifyeatrue"} | {f"wbar{w}" for w in (1, 10, 10000)} | {
-        f"weom{w}" for w in (0.1, 0.3, 3, 10)
-    }
+    # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the fitted
+    # force scale (table force_scale), the added ones
+    assert set(variants) == {"wide", "identifyeatrue", "fitforcescaletrue"} | {
+        f"wbar{w}" for w in (1, 10, 10000)
+    } | {f"weom{w}" for w in (0.1, 0.3, 3, 10)}
     assert sheet.pinn_settings("wide") == {"width": 128}
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"
@@ -320,5 +321,5 @@ def test_schema_settings_agree_with_the_pinn_settings(repo):
 
 
 def test_shipped_configs_pass(repo):
-    for name in ("test", "paper"):
+    for name in ("test", "paper", "example_measured"):
         check_config(merged(repo, name), repo / "config/schema.yaml")

@@ -131,10 +131,34 @@ def record_reference(wildcards):
 
 
 def noise_seed(wildcards):
-    """The noise seed of a sensor protocol."""
+    """The noise seed of a sensor protocol (a measured record's noise is its own: 0)."""
+    if getattr(wildcards, "protocol", "measured") == "measured":
+        return 0
     return entry("protocols", wildcards.structure, wildcards.protocol).get(
         "noise_seed", 0
     )
+
+
+def true_force_scale(wildcards):
+    """A protocol's force miscalibration (applied over recorded force), or None when exact."""
+    protocol = getattr(wildcards, "protocol", "measured")
+    if protocol == "measured":
+        return None
+    f = entry("protocols", wildcards.structure, protocol).get("true_force_scale", 1.0)
+    return None if f == 1.0 else f
+
+
+def baseline_options(wildcards):
+    """Options of a baseline method: identify.baselines.methods, and for a measured
+    record its force_scale and LM starts (config 'measured')."""
+    options = dict(BASELINES["methods"].get(wildcards.method) or {})
+    e = SHEET.measured_entry(wildcards.structure, wildcards.record)
+    if e is not None and wildcards.protocol == "measured":
+        if e.get("force_scale") == "fit":
+            options["force_scale"] = "fit"
+        if e.get("starts") and wildcards.method == "lm_shooting":
+            options["starts"] = [list(x) for x in e["starts"]]
+    return options
 
 
 def pinn_inputs(kind, group):
@@ -201,7 +225,9 @@ def problem_options(section):
     arguments of tensegrity_id.identify.problems.load_problem (plain values)."""
 
     def options(wildcards):
+        f = true_force_scale(wildcards)  # only where set: other jobs keep their params
         return dict(
+            **({"true_force_scale": f} if f is not None else {}),
             noise_seed=noise_seed(wildcards),
             sim=config["simulation"],
             outcome_rule=config["identify"]["outcome"],

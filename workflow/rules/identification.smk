@@ -124,7 +124,7 @@ rule identify_baseline:
     params:
         problem=problem_options(BASELINES),
         method=lambda w: w.method,
-        options=lambda w: BASELINES["methods"].get(w.method) or {},
+        options=baseline_options,
     script:
         "../scripts/identify_baseline.py"
 

@@ -1,5 +1,12 @@
 # Stage 2: forward records, slackening thresholds, sensor data, modal analysis.
 
+# measured records (config 'measured', workflow/rules/measured.smk) are not simulated
+# (a name is excluded where no name character follows it: the path goes on after it)
+NOT_MEASURED = (
+    "".join(f"(?!{row['record']}(?![a-z0-9_]))" for row in SHEET.measured)
+    + "[a-z0-9_]+"
+)
+
 
 rule compute_threshold:
     input:
@@ -37,6 +44,8 @@ rule simulate_record:
         logs("simulate_record/{structure}/{record}.log"),
     benchmark:
         benchmarks("simulate_record/{structure}/{record}.tsv")
+    wildcard_constraints:
+        record=NOT_MEASURED,
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -59,6 +68,8 @@ rule make_sensor_data:
         npz=path("sensors"),
     log:
         logs("make_sensor_data/{structure}/{record}/{protocol}.log"),
+    wildcard_constraints:
+        protocol="(?!measured(?![a-z0-9_]))[a-z0-9_]+",
     conda:
         "../../envs/core.yaml"
     threads: 1

@@ -87,3 +87,67 @@ rule compute_bar_stiffness_sensitivity:
         record=config["robustness"].get("bar_stiffness", {}).get("record", "taut_1pt"),
     script:
         "../scripts/compute_bar_stiffness_sensitivity.py"
+
+
+# An uncalibrated force channel (beyond the seed; config 'force_scale'): PINN
+# rows with and without fit_force_scale, LM shooting with the force known or
+# fitted (the baseline variants study 'force_scale').
+FORCE_SCALE = config.get("force_scale") or {}
+
+
+def force_scale_lm():
+    """The LM variants file of the force-scale study, if configured."""
+    case = FORCE_SCALE.get("lm")
+    if not case or case["structure"] not in SHEET.built:
+        return []
+    return [
+        path(
+            "baseline",
+            "_variants_force_scale.json",
+            method="lm_shooting",
+            seed=0,
+            **case,
+        )
+    ]
+
+
+def force_scale_true():
+    """The force miscalibration of the study's protocol."""
+    rows = SHEET.studies["force_scale"]
+    case = rows[0] if rows else FORCE_SCALE.get("lm")
+    if not case:
+        return 1.0
+    return entry("protocols", case["structure"], case["protocol"]).get(
+        "true_force_scale", 1.0
+    )
+
+
+rule make_force_scale_table:
+    input:
+        runs=paths(
+            "pinn",
+            [run for row in SHEET.studies["force_scale"] for run in row["runs"]],
+            ".json",
+        ),
+        lm=force_scale_lm(),
+        lib=lib("make_force_scale_table"),
+    output:
+        csv=path("table", ".csv", table="force_scale"),
+        md=path("table", ".md", table="force_scale"),
+    log:
+        logs("make_force_scale_table.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        rows=[
+            {k: v for k, v in row.items() if k != "runs"}
+            | {"n_runs": len(row["runs"])}
+            for row in SHEET.studies["force_scale"]
+        ],
+        true_scale=force_scale_true(),
+    script:
+        "../scripts/make_force_scale_table.py"

@@ -46,16 +46,20 @@ else:
     result.update(protocol=wc.protocol)
     for start in result.get("starts", []):
         log.info(
-            "start %s: chi2 %.4g, max sigma error %.3g %%",
+            "start %s: chi2 %.4g, max sigma error %s %%",
             start["start"],
             start["chi2"],
-            start["sigma_max_pct"],
+            start.get("sigma_max_pct", "(no exact values)"),
         )
     e = result["errors"]
     log.info(
-        "done: max sigma error %.3g %%, c error %.3g %%, outcome %s, %.1f s, %d forward simulations",
+        "done: sigma %s N/m, c %.4g N s/m; max sigma error %s %%, c error %s %% (None: no exact values); "
+        "resimulation chi2 %s; outcome %s, %.1f s, %d forward simulations",
+        [round(v, 4) if v is not None else None for v in result["identified"]["sigma"]],
+        result["identified"]["c"],
         e["sigma_max_pct"],
         e["c_pct"],
+        result["resimulation_chi2"],
         result["outcome"],
         result["wall_s"],
         result["n_forward_simulations"],

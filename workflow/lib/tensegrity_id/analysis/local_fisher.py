@@ -21,7 +21,7 @@ import numpy as np
 
 from .identifiability import acceleration_sensitivities, fisher_information, fisher_summary
 
-__all__ = ["fisher_at"]
+__all__ = ["fisher_at", "screen_channels"]
 
 
 def fisher_at(
@@ -84,3 +84,27 @@ def fisher_at(
         "crlb_max_pct": 100.0 * out["crlb_relative"][worst],
         "crlb_max_parameter": worst,
     }
+
+
+def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fisher_options) -> dict:
+    """First-order screening, before an inversion: which members the record's channels can determine.
+
+    The Fisher information of the channels (:func:`fisher_at`) at a nominal
+    point a user has before identifying (the structure's design prestress
+    and the initial damper guess), from the geometry, supports, masses,
+    forcing and channel set only.  Members are ``determinable`` (relative
+    Cramér–Rao bound below ``weak_pct`` %), ``weak`` (above it) or
+    ``undeterminable``: near-null in the information (e.g. a cable with
+    both ends supported, or one these channels do not see).  A linearised
+    statement at the nominal point: a member it calls determinable may
+    still be lost to a practically non-unique valley far from it.
+    """
+    f = fisher_at(problem, sigma, c, **fisher_options)
+    rel = f["crlb_relative"]
+    members = {}
+    for name in f["names"]:
+        if name in f["null_members"]:
+            members[name] = "undeterminable"
+        else:
+            members[name] = "determinable" if 100.0 * rel[name] <= weak_pct else "weak"
+    return {**f, "weak_pct": weak_pct, "members": members, "point": "nominal (design prestress, initial c)"}

@@ -1,4 +1,4 @@
-"""Data: records (specification, slackening thresholds, storage), sensor data, run I/O."""
+"""Data: records (specification, slackening thresholds, storage), sensor data, measured records, run I/O."""
 
 from .._lazy import attach
 
@@ -15,6 +15,12 @@ _EXPORTS = {
     "sensor_data": "sensors",
     "intermittent_mask": "sensors",
     "noise_realization": "sensors",
+    "MEASURED_PROTOCOL": "measured",
+    "measured_record": "measured",
+    "estimate_noise_std": "measured",
+    "check_at_rest": "measured",
+    "read_record_csv": "record_csv",
+    "RecordFileError": "record_csv",
     "setup_log": "runio",
     "write_json": "runio",
     "read_json": "runio",

@@ -1,4 +1,4 @@
-"""Measured records as CSV files: read and check before anything is computed.
+"""Measured records as CSV (or UFF-58) files: read and check before anything is computed.
 
 Format (SI units; one row per sample)
     ``time`` (s), then one column per channel, named ``{kind}:{node}:{axis}``:
@@ -6,6 +6,14 @@ Format (SI units; one row per sample)
     (displacement from the equilibrium, m); ``node`` is the structure's node
     index and ``axis`` is ``x``, ``y``, ``z`` or ``0``, ``1``, ``2``, as in
     structure files.
+
+UFF-58 (``.uff``, ``.unv``; read with the optional ``pyuff``)
+    one function record (dataset 58, function type 1, time response, even
+    abscissa) per channel: the response node is the structure's node index,
+    the response direction 1, 2, 3 (x, y, z; negative for a reversed
+    transducer, whose sign is flipped), the ordinate's specific data type
+    12 (acceleration), 13 (excitation force) or 8 (displacement); SI units.
+    Every channel must share the time axis.
 
 Checks (each error names the file, and the row or column)
     an unknown column, node or axis; a channel on a coordinate a support
@@ -24,7 +32,14 @@ import numpy as np
 
 from ..mechanics.structure import Structure
 
-__all__ = ["RecordFileError", "MeasuredRecord", "read_record_csv", "CHANNEL_KINDS"]
+__all__ = [
+    "RecordFileError",
+    "MeasuredRecord",
+    "read_record",
+    "read_record_csv",
+    "read_record_uff",
+    "CHANNEL_KINDS",
+]
 
 CHANNEL_KINDS = ("force", "acc", "disp")
 _AXES = {"x": 0, "y": 1, "z": 2, "0": 0, "1": 1, "2": 2}
@@ -154,6 +169,11 @@ def read_record_csv(
                     f"{name}: row {i}, column '{label}': '{v.strip()}' is not a finite number"
                 )
             data[i - 2, j] = x
+    return _checked(name, cols, data, min_samples, regular_rtol)
+
+
+def _checked(name, cols, data, min_samples, regular_rtol) -> MeasuredRecord:
+    """Length and time-axis checks of parsed columns (``data[:, 0]`` the time); the record."""
     if len(data) < min_samples:
         raise RecordFileError(f"{name}: {len(data)} samples, at least {min_samples} are needed")
     t = data[:, 0]
@@ -174,3 +194,68 @@ def read_record_csv(
     for j, (kind, node, axis) in enumerate(cols, start=1):
         channels[kind][(node, axis)] = data[:, j]
     return MeasuredRecord(t=t, channels=channels, source=name)
+
+
+UFF_KINDS = {12: "acc", 13: "force", 8: "disp"}
+"""UFF-58 ordinate specific data type -> channel kind."""
+
+
+def read_record_uff(path, structure: Structure, **checks) -> MeasuredRecord:
+    """Read a UFF-58 file of time responses (module docstring) with the checks of :func:`read_record_csv`."""
+    path = Path(path)
+    name = str(path)
+    if not path.is_file():
+        raise RecordFileError(f"{name}: no such record file")
+    try:
+        import pyuff  # noqa: PLC0415 (optional dependency)
+    except ImportError:
+        raise RecordFileError(
+            f"{name}: reading UFF-58 needs the optional package pyuff (pip install pyuff); or export CSV"
+        ) from None
+    try:
+        sets = pyuff.UFF(str(path)).read_sets()
+    except Exception as exc:  # noqa: BLE001 (pyuff raises many kinds on a malformed file)
+        raise RecordFileError(f"{name}: not a readable UFF file ({type(exc).__name__}: {exc})") from None
+    sets = [sets] if isinstance(sets, dict) else list(sets)
+    sets = [d for d in sets if d.get("type") == 58]
+    if not sets:
+        raise RecordFileError(f"{name}: no dataset 58 (function at a node) in the file")
+    labels, columns, t = [], [], None
+    for k, d in enumerate(sets, start=1):
+        where = f"{name}: dataset 58 number {k}"
+        if int(d.get("func_type", 0)) != 1:
+            raise RecordFileError(f"{where}: function type {d.get('func_type')} is not 1 (time response)")
+        kind = UFF_KINDS.get(int(d.get("ordinate_spec_data_type", 0)))
+        if kind is None:
+            raise RecordFileError(
+                f"{where}: ordinate data type {d.get('ordinate_spec_data_type')} is not 12 (acceleration), "
+                "13 (excitation force) or 8 (displacement)"
+            )
+        direction = int(d.get("rsp_dir", 0))
+        if abs(direction) not in (1, 2, 3):
+            raise RecordFileError(f"{where}: response direction {direction} is not +-1, +-2 or +-3 (x, y, z)")
+        x = np.asarray(d["x"], float)
+        if t is None:
+            t = x
+        elif x.shape != t.shape or not np.allclose(x, t, rtol=0, atol=1e-9 * max(1.0, abs(t[-1]))):
+            raise RecordFileError(f"{where}: its time axis differs from the first channel's")
+        labels.append(f"{kind}:{int(d['rsp_node'])}:{'xyz'[abs(direction) - 1]}")
+        columns.append(np.sign(direction) * np.real(np.asarray(d["data"])).astype(float))
+    cols = _parse_header(name, ["time", *labels], structure)
+    if checks.get("require_force", True) and not any(k == "force" for k, _, _ in cols):
+        raise RecordFileError(
+            f"{name}: no excitation-force channel (data type 13); the applied force must be recorded"
+        )
+    data = np.column_stack([t, *columns])
+    bad = np.argwhere(~np.isfinite(data))
+    if bad.size:
+        i, j = bad[0]
+        raise RecordFileError(f"{name}: sample {int(i)} of '{(['time', *labels])[j]}' is not a finite number")
+    return _checked(name, cols, data, checks.get("min_samples", 32), checks.get("regular_rtol", 1e-3))
+
+
+def read_record(path, structure: Structure, **checks) -> MeasuredRecord:
+    """A record file by its extension: ``.uff``/``.unv`` (UFF-58), anything else CSV."""
+    if Path(path).suffix.lower() in (".uff", ".unv"):
+        return read_record_uff(path, structure, **checks)
+    return read_record_csv(path, structure, **checks)

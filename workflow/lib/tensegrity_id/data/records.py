@@ -302,10 +302,27 @@ def save_record(
     return meta
 
 
-def forcing_from_meta(meta: dict) -> Forcing:
-    """Rebuild the exact forcing of a stored record from its metadata."""
+def forcing_from_meta(meta: dict, arrays: dict | None = None) -> Forcing:
+    """Rebuild the exact forcing of a stored record from its metadata.
+
+    A measured record's ``sampled`` forcing is rebuilt from the record's
+    arrays (``t`` and ``forcing``, :func:`load_record`), checked against the
+    digest stored in its metadata.
+    """
     f = dict(meta["forcing"])
     kind, coords = f.pop("kind"), f.pop("coords")
+    if kind == "sampled":
+        from .measured import sampled_forcing  # noqa: PLC0415 (measured imports this module)
+
+        if arrays is None or "forcing" not in arrays:
+            raise ValueError(f"record '{meta.get('record')}': a sampled forcing needs the record's arrays")
+        forcing = sampled_forcing(arrays["t"], coords, arrays["forcing"], source=f.get("source", ""))
+        if forcing.spec["digest"] != f.get("digest"):
+            raise ValueError(
+                f"record '{meta.get('record')}': its force samples do not match the digest of its "
+                "metadata (the .npz and .json are of different runs); rebuild the record"
+            )
+        return forcing
     if kind in ("earthquake", "noise"):
         return make_forcing(kind, coords, t_end=f.pop("t_end"), seed=f.pop("seed"), **f)
     return make_forcing(kind, coords, **f)

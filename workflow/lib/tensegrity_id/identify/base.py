@@ -11,8 +11,10 @@ subclass implements :meth:`~IdentificationMethod._fit`.
 
 Result record (``results/identify/{method}/{structure}/{record}/...json``)
     ``method, structure, record, protocol, seed, steps`` (iterative methods;
-    else ``None``), ``identified: {sigma: [...], c, EA?}``, ``exact: {sigma,
-    c, EA}``, ``errors: {sigma_pct: [...], sigma_max_pct, sigma_median_pct,
+    else ``None``), ``identified: {sigma: [...], c, EA?, force_scale?,
+    force_scale_channels?}``, ``exact: {sigma, c, EA, force_scale?}`` (``None``
+    for a measured record, whose errors are then ``None`` and whose outcome
+    is ``fit failure`` or ``None``), ``errors: {sigma_pct: [...], sigma_max_pct, sigma_median_pct,
     c_pct, EA_pct?}`` (identifiable cables only; ``None`` elsewhere),
     ``inert_members``, ``inert_values``, ``identifiable``,
     ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
@@ -44,6 +46,8 @@ from .scoring import (
     resimulate,
     resimulation_chi2,
     simulate_identified,
+    split_force_scale,
+    with_force_scale,
 )
 
 __all__ = [
@@ -103,8 +107,10 @@ class IdentificationProblem:
         is *not* read by the methods (``truth`` is for scoring only).
     records : list of RecordData
         One record, or several pooled with shared parameters.
-    truth : dict
-        ``sigma`` (N/m), ``c`` (N s/m), ``EA`` (N) of the generating model.
+    truth : dict or None
+        ``sigma`` (N/m), ``c`` (N s/m), ``EA`` (N) of the generating model,
+        ``force_scale`` where the recorded force is miscalibrated; ``None``
+        for a measured record.
     sigma0, c0 : float
         Initial guesses (Table S2: 10 N/m and 0.3 N s/m).
     lambda0 : ndarray, optional
@@ -121,7 +127,7 @@ class IdentificationProblem:
 
     structure: Structure
     records: list
-    truth: dict
+    truth: dict | None
     sigma0: float = SIGMA0
     c0: float = C0
     lambda0: np.ndarray | None = None
@@ -202,16 +208,26 @@ class IdentificationMethod:
         ea = out.pop("EA", None)
         if ea is not None:
             identified["EA"] = float(ea)
-        exact = {
-            "sigma": [float(v) for v in problem.truth["sigma"]],
-            "c": float(problem.truth["c"]),
-            "EA": float(np.mean(problem.truth.get("EA", st.cable_EA))),
-        }
+        fs = out.pop("force_scale", None)
+        if fs is not None:
+            identified["force_scale"] = [float(v) for v in fs]
+            identified["force_scale_channels"] = force_scale_labels(problem)
+        exact = None
+        if problem.truth is not None:
+            exact = {
+                "sigma": [float(v) for v in problem.truth["sigma"]],
+                "c": float(problem.truth["c"]),
+                "EA": float(np.mean(problem.truth.get("EA", st.cable_EA))),
+            }
+            if fs is not None:
+                exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
         scored = parameter_errors(st, identified, exact)
         predicted = out.pop("predicted", None) or [None] * len(problem.records)
+        scales = split_force_scale(problem.records, fs)
         held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
-        for rec, pred in zip(problem.records, predicted, strict=True):
+        for rec, pred, scale in zip(problem.records, predicted, scales, strict=True):
             pred = pred or {}
+            forcing = with_force_scale(rec.forcing, scale)
             held.append(held_out_ratio(rec.sensors, pred.get("a")))
             misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
             excess.append(held_out_excess_pct(rec.sensors, pred.get("a")))
@@ -219,8 +235,8 @@ class IdentificationMethod:
             recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
             rs = rec_sim = None
             if rec.sensors and rec.forcing is not None:
-                rec_sim = simulate_identified(st, rec.forcing, identified, rec.sensors["t"], problem.sim)
-                rs = resimulate(st, rec.forcing, identified, rec.states, ch, problem.sim, rec_sim)
+                rec_sim = simulate_identified(st, forcing, identified, rec.sensors["t"], problem.sim)
+                rs = resimulate(st, forcing, identified, rec.states, ch, problem.sim, rec_sim)
             resim.append(None if rs is None else rs["pct"])
             chi2.append(resimulation_chi2(rec.sensors, rec_sim))
             if series is None and rs is not None and rs.get("pct") is not None:
@@ -276,7 +292,7 @@ class IdentificationMethod:
             "options": self.options,
             **out,
         }
-        for start in result.get("starts", []):  # multi-start methods: every start scored after the search
+        for start in result.get("starts", []) if exact is not None else []:  # every start scored after
             e = parameter_errors(st, {"sigma": np.asarray(start["sigma"], float), "c": start["c"]}, exact)
             start["sigma_max_pct"], start["c_pct"] = e["errors"]["sigma_max_pct"], e["errors"]["c_pct"]
         if series is not None:
@@ -292,8 +308,16 @@ VARIANT_KEYS = (
     "n_forward_simulations",
     "wall_s",
     "outcome",
+    "resimulation_chi2",
+    "bounds",
 )
 """What a sensitivity study keeps of each run (:func:`run_variants`)."""
+
+
+def force_scale_labels(problem: IdentificationProblem) -> list[str]:
+    """``{record}:force:{node}:{axis}`` of every driven coordinate (the order of a fitted force scale)."""
+    dim = problem.structure.dim
+    return [f"{r.name}:force:{c // dim}:{'xyz'[c % dim]}" for r in problem.records for c in r.forcing.coords]
 
 
 def run_variants(

@@ -84,30 +84,41 @@ def _pct(a, b) -> float:
     return float(100.0 * abs(a - b) / abs(b))
 
 
-def parameter_errors(structure, identified: dict, exact: dict) -> dict:
+def parameter_errors(structure, identified: dict, exact: dict | None) -> dict:
     """Errors over identifiable cables; inert cables apart.
 
     Returns ``{"errors": {...}, "inert_members": [...], "identifiable": [...],
     "inert_values": {...}}``; ``errors.sigma_pct`` has ``None`` at inert
-    cables and where a method left a cable undetermined.
+    cables and where a method left a cable undetermined.  Without exact
+    parameters (``exact`` ``None``, a measured record) every error is ``None``.
     """
     inert = structural_identifiability(structure)["invisible"]
     sig = np.asarray(identified["sigma"], float)
-    true = np.asarray(exact["sigma"], float)
     identifiable = [k for k in range(structure.n_cables) if k not in inert]
     pct = [None] * structure.n_cables
-    for k in identifiable:
-        if np.isfinite(sig[k]):
-            pct[k] = _pct(sig[k], true[k])
+    if exact is not None:
+        true = np.asarray(exact["sigma"], float)
+        for k in identifiable:
+            if np.isfinite(sig[k]):
+                pct[k] = _pct(sig[k], true[k])
     counted = [p for p in pct if p is not None]
     errors = {
         "sigma_pct": pct,
         "sigma_max_pct": max(counted) if counted else None,
         "sigma_median_pct": float(np.median(counted)) if counted else None,
-        "c_pct": _pct(identified["c"], exact["c"]) if identified.get("c") is not None else None,
+        "c_pct": _pct(identified["c"], exact["c"])
+        if exact is not None and identified.get("c") is not None
+        else None,
     }
     if identified.get("EA") is not None:
-        errors["EA_pct"] = _pct(identified["EA"], exact["EA"])
+        errors["EA_pct"] = _pct(identified["EA"], exact["EA"]) if exact is not None else None
+    if identified.get("force_scale") is not None:
+        true_f = None if exact is None else exact.get("force_scale")
+        errors["force_scale_pct"] = (
+            None
+            if true_f is None
+            else [_pct(a, b) for a, b in zip(identified["force_scale"], true_f, strict=True)]
+        )
     return {
         "errors": errors,
         "inert_members": [int(k) for k in inert],
@@ -175,6 +186,28 @@ def reconstruction_pct(structure, states: dict, channels, q_pred) -> float | Non
     err = np.asarray(q_pred)[:, cols] - states["q"][:, cols]
     scale = np.sqrt(np.mean(true**2))
     return float(100.0 * np.sqrt(np.mean(err**2)) / scale) if scale > 0 else None
+
+
+def with_force_scale(forcing, factors):
+    """``forcing`` with its driven coordinates' signals times ``factors`` (on top of its own scale)."""
+    if factors is None:
+        return forcing
+    base = np.ones(len(forcing.coords)) if forcing.scale is None else np.asarray(forcing.scale, float)
+    return forcing.scaled(base * np.asarray(factors, float))
+
+
+def split_force_scale(records, flat) -> list:
+    """A flat list of force factors (records in order, driven coordinates in order) split per record."""
+    if flat is None:
+        return [None] * len(records)
+    out, i = [], 0
+    for r in records:
+        n = len(r.forcing.coords)
+        out.append(np.asarray(flat[i : i + n], float))
+        i += n
+    if i != len(flat):
+        raise ValueError(f"{len(flat)} force factors for {i} driven coordinates")
+    return out
 
 
 def simulate_identified(structure, forcing, identified: dict, t, sim: dict):
@@ -256,21 +289,24 @@ def resimulation_chi2(sensors: dict, rec_sim) -> float | None:
     return float(np.mean(r**2))
 
 
-def simulated_prediction(structure, records, sigma, c, sim: dict) -> list:
+def simulated_prediction(structure, records, sigma, c, sim: dict, force_scale=None) -> list:
     """Sensor predictions of a parameter estimate by forward simulation, per record.
 
     For methods whose estimate is a parameter vector only (shooting, filters):
     ``[{"q", "qdd", "a"} or None (simulation failed), ...]`` on the records'
     sensor times, for the held-out and reconstruction metrics.
+    ``force_scale``: identified force factors (flat, :func:`split_force_scale`).
     """
     sim = {k: v for k, v in sim.items() if k != "max_nfev"}
     out = []
-    for r in records:
+    for r, fs in zip(records, split_force_scale(records, force_scale), strict=True):
         t = np.asarray(r.sensors["t"], float)
         kw = {**sim, "t_end": float(t[-1]), "dt_out": float(t[1] - t[0])}
         try:
             rec = simulate_from_rest(
-                Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)), r.forcing, **kw
+                Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)),
+                with_force_scale(r.forcing, fs),
+                **kw,
             )
         except SimulationError as exc:
             log.info("prediction failed: %s", exc)

@@ -43,9 +43,9 @@ from scipy.optimize import least_squares
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.simulate import SimulationError, simulate_from_rest
 from .base import IdentificationMethod, IdentificationProblem, register
-from .scoring import simulated_prediction
+from .scoring import simulated_prediction, with_force_scale
 
-__all__ = ["LMShooting", "PINNThenLM", "shooting_residual", "misfit_landscape"]
+__all__ = ["LMShooting", "PINNThenLM", "shooting_residual", "shooting_fisher", "misfit_landscape"]
 
 log = logging.getLogger(__name__)
 FAILED_RESIDUAL = 1e3
@@ -72,8 +72,18 @@ def _simulate(structure, theta, forcing, sim):
     return simulate_from_rest(dyn, forcing, **sim)
 
 
+def _record_forcing(theta, rec: dict):
+    """A record's forcing, times its fitted force factors where ``rec`` has ``fs`` (a slice of theta)."""
+    fs = rec.get("fs")
+    if fs is None:
+        return rec["forcing"]
+    return with_force_scale(rec["forcing"], np.exp(theta[fs]))
+
+
 def shooting_residual(structure, theta, records: list[dict], sim: dict) -> np.ndarray:
-    """Stacked residual over records; ``records`` hold ``forcing, channels, use, a, std``.
+    """Stacked residual over records; ``records`` hold ``forcing, channels, use, a, std`` (and
+    ``fs``, the slice of ``theta`` holding the log force factors of a record's driven coordinates,
+    when the force scale is fitted).
 
     Returns the residual (noise standard deviations) and never raises on a
     failed simulation (its entries are :data:`FAILED_RESIDUAL`).
@@ -81,7 +91,8 @@ def shooting_residual(structure, theta, records: list[dict], sim: dict) -> np.nd
     out = []
     for rec in records:
         try:
-            a = _simulate(structure, theta, rec["forcing"], sim).qdd[:, rec["channels"]][rec["use"]]
+            forcing = _record_forcing(theta, rec)
+            a = _simulate(structure, theta, forcing, sim).qdd[:, rec["channels"]][rec["use"]]
             out.append(((a - rec["a"]) / rec["std"]).ravel())
         except SimulationError as exc:
             log.info("simulation failed at theta %s: %s", np.round(theta, 4), exc)
@@ -108,7 +119,13 @@ class LMShooting(IdentificationMethod):
     start, 200), ``starts`` (list of [sigma0, c0]; default the problem's
     guess), ``spurious_chi2`` (10), ``max_sim_nfev`` (20 000 right-hand-side
     evaluations per simulation), ``workers`` (1), ``xtol``/``ftol``
-    (convergence tolerances, 1e-8).
+    (convergence tolerances, 1e-8), ``force_scale`` (``"fit"``: one factor
+    per driven coordinate of every record multiplies the recorded force,
+    identified with the other parameters from 1; ``None``: the force is
+    taken as recorded), ``bounds`` (``"auto"``: the Cramér–Rao bounds at
+    the identified parameters, :func:`shooting_fisher`, when the problem
+    has no exact parameters or the force scale is fitted; ``True``,
+    ``False``).
     """
 
     name = "lm_shooting"
@@ -122,24 +139,33 @@ class LMShooting(IdentificationMethod):
         "xtol": 1e-8,
         "ftol": 1e-8,
         "starts": None,
+        "force_scale": None,
+        "bounds": "auto",
     }
 
-    def _records(self, problem: IdentificationProblem) -> list[dict]:
+    def _records(self, problem: IdentificationProblem, *, fit_force_scale=False, use="train") -> list[dict]:
+        """Per record: forcing, channels, samples used, data, noise; ``fs`` (slice of theta) when the
+        force scale is fitted.  ``use``: ``"train"`` (the search) or ``"kept"`` (every kept sample)."""
         out = []
+        i = problem.structure.n_cables + 1
         for r in problem.records:
             s = r.sensors
-            use = np.asarray(s["train"]) & np.asarray(s["keep"])
+            use_ = np.asarray(s["keep"]) & (np.asarray(s["train"]) if use == "train" else True)
             std = np.asarray(s["noise_std"], float)
             std = np.where(std > 0, std, 1.0)
             out.append(
                 {
                     "forcing": r.forcing,
                     "channels": np.asarray(s["channels"], int),
-                    "use": use,
-                    "a": np.asarray(s["noisy"], float)[use],
+                    "use": use_,
+                    "a": np.asarray(s["noisy"], float)[use_],
                     "std": std,
                 }
             )
+            if fit_force_scale:
+                nf = len(r.forcing.coords)
+                out[-1]["fs"] = slice(i, i + nf)
+                i += nf
         return out
 
     def _starts(self, problem: IdentificationProblem, o: dict) -> list:
@@ -150,7 +176,9 @@ class LMShooting(IdentificationMethod):
         o = self.resolved_options()
         st = problem.structure
         n = st.n_cables
-        recs = self._records(problem)
+        fit_fs = _fits_force_scale(o)
+        recs = self._records(problem, fit_force_scale=fit_fs)
+        n_fs = sum(len(r.forcing.coords) for r in problem.records) if fit_fs else 0
         sim = _sim_settings(problem, o["max_sim_nfev"])
         counter = {"n": 0}
         pool = ProcessPoolExecutor(max_workers=int(o["workers"])) if int(o["workers"]) > 1 else None
@@ -181,7 +209,7 @@ class LMShooting(IdentificationMethod):
         runs = []
         try:
             for sigma0, c0 in starts:
-                x0 = np.r_[np.log(_start_sigma(sigma0, n, problem.sigma0)), np.log(c0)]
+                x0 = np.r_[np.log(_start_sigma(sigma0, n, problem.sigma0)), np.log(c0), np.zeros(n_fs)]
                 n_before = counter["n"]
                 res = least_squares(
                     fun, x0, jac=jac, method="lm", max_nfev=int(o["max_nfev"]), xtol=o["xtol"], ftol=o["ftol"]
@@ -192,6 +220,7 @@ class LMShooting(IdentificationMethod):
                         "start": [_jsonable(sigma0), float(c0)],
                         "sigma": np.exp(res.x[:n]).tolist(),
                         "c": float(np.exp(res.x[n])),
+                        **({"force_scale": np.exp(res.x[n + 1 :]).tolist()} if fit_fs else {}),
                         "chi2": chi2,
                         "spurious": bool(chi2 > o["spurious_chi2"]),
                         "status": int(res.status),
@@ -201,7 +230,7 @@ class LMShooting(IdentificationMethod):
                     }
                 )
                 log.info(
-                    "start sigma0 %s c0 %g: chi2 %.4g (%s), %d simulations, sigma %s, c %.4g",
+                    "start sigma0 %s c0 %g: chi2 %.4g (%s), %d simulations, sigma %s, c %.4g%s",
                     np.round(np.asarray(sigma0, float), 3),
                     c0,
                     chi2,
@@ -209,15 +238,18 @@ class LMShooting(IdentificationMethod):
                     runs[-1]["n_simulations"],
                     np.round(np.exp(res.x[:n]), 3),
                     np.exp(res.x[n]),
+                    f", force scale {np.round(np.exp(res.x[n + 1 :]), 4)}" if fit_fs else "",
                 )
         finally:
             if pool is not None:
                 pool.shutdown()
         best = min(runs, key=lambda r: r["chi2"])
-        predicted = simulated_prediction(st, problem.records, best["sigma"], best["c"], sim)
+        predicted = simulated_prediction(
+            st, problem.records, best["sigma"], best["c"], sim, best.get("force_scale")
+        )
         for r in runs:
             r.pop("x")
-        return {
+        out = {
             "sigma": best["sigma"],
             "c": best["c"],
             "predicted": predicted,
@@ -226,6 +258,96 @@ class LMShooting(IdentificationMethod):
             "spurious_minimum": best["spurious"],
             "starts": runs,
         }
+        if fit_fs:
+            out["force_scale"] = best["force_scale"]
+        want = o.get("bounds", "auto")
+        if want is True or (want == "auto" and (problem.truth is None or fit_fs)):
+            f = shooting_fisher(
+                problem, best["sigma"], best["c"], best.get("force_scale"), workers=int(o["workers"])
+            )
+            out["n_forward_simulations"] += f.pop("n_simulations")
+            out["bounds"] = f
+            log.info(
+                "Cramér-Rao bounds at the identified parameters (%%): %s",
+                {k: round(100 * v, 3) for k, v in f["crlb_relative"].items()},
+            )
+        return out
+
+
+def _fits_force_scale(o: dict) -> bool:
+    v = o.get("force_scale")
+    if v in (None, False, "none", "known"):
+        return False
+    if v in (True, "fit"):
+        return True
+    raise ValueError(f"force_scale is 'fit' or omitted (the force as recorded), got {v!r}")
+
+
+def shooting_fisher(
+    problem: IdentificationProblem,
+    sigma,
+    c: float,
+    force_scale=None,
+    *,
+    rel_step: float = 1e-4,
+    max_sim_nfev: int = 20_000,
+    null_tol: float = 1e-8,
+    workers: int = 1,
+) -> dict:
+    """Fisher information and Cramér–Rao bounds of the sensor data at an identified point.
+
+    The sensitivities of the re-simulated sensor accelerations (every kept
+    sample, in noise standard deviations) to the log-parameters ``(log
+    sigma, log c[, log force factors])``, by central differences of relative
+    step ``rel_step``; the information ``J = S^T S`` is that of Gaussian
+    noise with the sensors' standard deviations, converted to the natural
+    parameters and summarised by
+    :func:`tensegrity_id.analysis.identifiability.fisher_summary` (near-null
+    members dropped, e.g. a cable with both ends supported).  With
+    ``force_scale`` (the identified factors) the factors are parameters too
+    (names ``f_{k}``).  Needs no exact parameters.
+
+    Returns the summary (``names``, ``theta``, ``crlb``, ``crlb_relative``,
+    ``condition_identifiable``, ``null_members``, ...) with ``crlb_max_pct``,
+    ``crlb_max_parameter`` and ``n_simulations``.
+    """
+    from ..analysis.identifiability import fisher_summary  # noqa: PLC0415 (analysis imports identify)
+
+    st = problem.structure
+    fit_fs = force_scale is not None
+    recs = LMShooting()._records(problem, fit_force_scale=fit_fs, use="kept")
+    sim = _sim_settings(problem, max_sim_nfev)
+    theta = np.r_[np.log(np.asarray(sigma, float)), np.log(float(c))]
+    names = [f"sigma_{k}" for k in range(st.n_cables)] + ["c"]
+    if fit_fs:
+        theta = np.r_[theta, np.log(np.asarray(force_scale, float))]
+        names += [f"f_{k}" for k in range(len(force_scale))]
+    jobs = []
+    for j in range(theta.size):
+        for sgn in (1.0, -1.0):
+            v = theta.copy()
+            v[j] += sgn * rel_step
+            jobs.append((st, v, recs, sim))
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            cols = list(pool.map(_column, jobs))
+    else:
+        cols = [_column(a) for a in jobs]
+    S = np.stack([(cols[2 * j] - cols[2 * j + 1]) / (2 * rel_step) for j in range(theta.size)], axis=1)
+    vals = np.exp(theta)
+    S = S / vals  # d a / d theta = (d a / d log theta) / theta
+    out = fisher_summary(S.T @ S, vals, names, null_tol=null_tol)
+    for key in ("J", "eigenvectors"):
+        out.pop(key)
+    worst = max(out["crlb_relative"], key=out["crlb_relative"].get)
+    out.update(
+        crlb_max_pct=100.0 * out["crlb_relative"][worst],
+        crlb_max_parameter=worst,
+        n_simulations=len(jobs) * len(recs),
+        rel_step=rel_step,
+        samples="every kept sample of every record",
+    )
+    return out
 
 
 def misfit_landscape(

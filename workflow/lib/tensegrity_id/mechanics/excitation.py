@@ -15,11 +15,18 @@ Classes
                        same way, normalised to RMS p
     ``multi_harmonic`` superposition of harmonics at 2-4 coordinates with
                        distinct amplitudes and frequencies
+    ``sampled``        a measured force record (one signal per driven
+                       coordinate), a cubic spline through the samples, zero
+                       outside the record (``tensegrity_id.data.measured``)
+
+Any forcing can carry a ``scale`` (one factor per driven coordinate): the
+force a miscalibrated transducer reports times the factor is the force
+applied (:meth:`Forcing.scaled`; identified with ``force_scale: fit``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.signal import butter, sosfiltfilt
@@ -29,7 +36,7 @@ __all__ = ["Forcing", "make_forcing", "FORCING_CLASSES", "DATASET_SEED_TAG"]
 DATASET_SEED_TAG = 20_240_501
 """Mixed into every dataset seed so dataset streams never equal training streams."""
 
-FORCING_CLASSES = ("harmonic", "half_sine", "earthquake", "noise", "multi_harmonic")
+FORCING_CLASSES = ("harmonic", "half_sine", "earthquake", "noise", "multi_harmonic", "sampled")
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class Forcing:
         One of :data:`FORCING_CLASSES`.
     spec : dict
         The parameters that define it (stored with each record).
+    scale : tuple of float, optional
+        One factor per driven coordinate multiplying its signal (default 1).
     """
 
     coords: tuple
@@ -51,10 +60,23 @@ class Forcing:
     spec: dict
     _grid: np.ndarray | None = field(default=None, repr=False, compare=False)
     _samples: np.ndarray | None = field(default=None, repr=False, compare=False)
+    scale: tuple | None = None
+    _interp: object | None = field(default=None, repr=False, compare=False)
+
+    def scaled(self, factors) -> Forcing:
+        """The same forcing with every driven coordinate's signal times its factor (replaces ``scale``)."""
+        f = tuple(float(x) for x in np.broadcast_to(np.asarray(factors, float), (len(self.coords),)))
+        return replace(self, scale=f)
 
     def signals(self, t):
         """Signal of every driven coordinate, shape (n_driven,) or (n_driven, n_t), N."""
-        t = np.asarray(t, float)
+        s = self._signals(np.asarray(t, float))
+        if self.scale is None:
+            return s
+        s = np.asarray(s, float)
+        return s * np.asarray(self.scale, float).reshape((-1,) + (1,) * (s.ndim - 1))
+
+    def _signals(self, t):
         sp = self.spec
         if self.kind == "harmonic":
             return (sp["amplitude"] * np.sin(2 * np.pi * sp["frequency"] * t))[None]
@@ -69,7 +91,10 @@ class Forcing:
             t0, d = sp.get("start", 0.1), sp["duration"]
             on = (t >= t0) & (t <= t0 + d)
             return (sp["amplitude"] * np.where(on, np.sin(np.pi * (t - t0) / d), 0.0))[None]
-        # sampled random classes: linear interpolation of the stored samples
+        # sampled classes: interpolation of the stored samples, zero outside them
+        if self._interp is not None:  # a measured record: a spline, one row per driven coordinate
+            inside = (t >= self._grid[0]) & (t <= self._grid[-1])
+            return np.where(inside, self._interp(np.clip(t, self._grid[0], self._grid[-1])), 0.0)
         return np.interp(t, self._grid, self._samples, left=0.0, right=0.0)[None]
 
     def at(self, t, n_coords: int) -> np.ndarray:
@@ -90,8 +115,14 @@ class Forcing:
         """The natural force scale p (N) used to normalise the EOM residual."""
         sp = self.spec
         if self.kind == "multi_harmonic":
-            return float(np.max(np.abs(sp["amplitudes"])))
-        return float(abs(sp["amplitude"]))
+            a = np.abs(np.asarray(sp["amplitudes"], float))
+        elif self.kind == "sampled":  # per driven coordinate, its largest recorded value
+            a = np.abs(self._samples).max(axis=1)
+        else:
+            a = np.full(len(self.coords), abs(float(sp["amplitude"])))
+        if self.scale is not None:
+            a = a * np.abs(np.asarray(self.scale, float))
+        return float(a.max())
 
 
 def _band_limited(rng, t_end, dt, cutoff):
@@ -118,6 +149,8 @@ def make_forcing(kind: str, coords, *, t_end: float = 5.0, seed: int | None = No
     coords = tuple(int(c) for c in np.atleast_1d(coords))
     if kind not in FORCING_CLASSES:
         raise ValueError(f"forcing kind {kind!r} is not one of {', '.join(FORCING_CLASSES)}")
+    if kind == "sampled":
+        raise ValueError("a sampled forcing is built from its samples (tensegrity_id.data.measured)")
     if kind == "multi_harmonic":
         if not 2 <= len(coords) <= 4:
             raise ValueError("multi_harmonic forcing drives 2 to 4 coordinates")

@@ -625,3 +625,53 @@ def silent_failure_table(
             }
         )
     return pd.DataFrame(out, columns=SILENT_COLUMNS)
+
+
+FORCE_SCALE_COLUMNS = [
+    "row",
+    "label",
+    "method",
+    "force_scale",
+    "force_scale_true",
+    "force_scale_pct",
+    "force_scale_crlb_pct",
+    "sigma_max_pct",
+    "c_pct",
+    "resim_chi2",
+    "outcome",
+]
+"""The uncalibrated-force table: identified and true force factor, its error and bound (%), the
+largest force-density error over identifiable cables (%), the damper error (%), the re-simulation
+chi2 (noise variances per sample) and the outcome."""
+
+
+def _force_row(row: dict, method: str, runs: list[dict], true_scale) -> dict:
+    fs = [r["identified"].get("force_scale") for r in runs]
+    fitted = all(f is not None for f in fs)
+    crlb = [((r.get("bounds") or {}).get("crlb_relative") or {}).get("f_0") for r in runs]
+    return {
+        "row": row["row"],
+        "label": row.get("label", ""),
+        "method": method,
+        "force_scale": _mean(f[0] for f in fs) if fitted else None,
+        "force_scale_true": true_scale,
+        "force_scale_pct": _mean(r["errors"]["force_scale_pct"][0] for r in runs) if fitted else None,
+        "force_scale_crlb_pct": _mean(100 * c for c in crlb if c is not None),
+        "sigma_max_pct": _mean(r["errors"]["sigma_max_pct"] for r in runs),
+        "c_pct": _mean(r["errors"]["c_pct"] for r in runs),
+        "resim_chi2": _mean(r.get("resimulation_chi2") for r in runs),
+        "outcome": _outcomes(runs),
+    }
+
+
+def force_scale_table(
+    rows: list[dict], pinn: list[list[dict]], lm: dict | None, true_scale: float
+) -> pd.DataFrame:
+    """PINN rows (each with its seeds' results) and the LM variants (force taken as recorded, fitted)."""
+    out = [_force_row(row, "pinn", res, true_scale) for row, res in zip(rows, pinn, strict=True)]
+    for v in (lm or {}).get("variants", []):
+        mode = v["options"].get("force_scale") or "known"
+        run = {**v, "seed": lm["seed"]}
+        label = "force scale fitted" if mode == "fit" else "force taken as recorded"
+        out.append(_force_row({"row": f"lm_{mode}", "label": label}, "lm_shooting", [run], true_scale))
+    return pd.DataFrame(out, columns=FORCE_SCALE_COLUMNS)

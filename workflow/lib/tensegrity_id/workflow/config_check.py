@@ -106,6 +106,8 @@ def check_config(config: dict, schema) -> None:
     _check_baselines(config)
     _check_assessment(config)
     _check_validation(config)
+    _check_measured(config)
+    _check_peaks(config)
     try:
         RunSheet(config)
     except RunSheetError as exc:
@@ -236,6 +238,80 @@ def _check_baselines(config: dict) -> None:
                 raise ConfigError(
                     f"config field 'identify.baselines.variants.{study}.options[{k}]': {exc}"
                 ) from None
+
+
+MEASURED_FIT_METHODS = ("lm_shooting",)
+"""Methods that identify a force scale with the parameters (``measured.{name}.force_scale: fit``)."""
+
+
+def _check_measured(config: dict) -> None:
+    """Measured records: the structure is built, the name is free, the file reads against the structure."""
+    from ..data.measured import MEASURED_PROTOCOL
+    from ..data.record_csv import RecordFileError, read_record
+
+    structures = config.get("structures", {})
+    for name, e in (config.get("measured") or {}).items():
+        where = f"measured.{name}"
+        st = e["structure"]
+        if st not in structures:
+            raise ConfigError(
+                f"config field '{where}.structure': '{st}' is not defined under 'structures' (configure the "
+                "structure there, by a generator or a structure file, and add it to 'build')"
+            )
+        if st not in config.get("build", []):
+            raise ConfigError(
+                f"config field '{where}.structure': add '{st}' to 'build' (its record needs it)"
+            )
+        if name in (config.get("records", {}).get(st) or {}):
+            raise ConfigError(
+                f"config field '{where}': '{name}' is also a simulated record of '{st}' under "
+                f"'records.{st}'; give the measured record another name"
+            )
+        if MEASURED_PROTOCOL in (config.get("protocols", {}).get(st) or {}):
+            raise ConfigError(
+                f"config field 'protocols.{st}.{MEASURED_PROTOCOL}': the protocol name "
+                f"'{MEASURED_PROTOCOL}' is reserved for measured records"
+            )
+        if e.get("force_scale") == "fit":
+            other = [m for m in e.get("methods", ["lm_shooting"]) if m not in MEASURED_FIT_METHODS]
+            if other:
+                raise ConfigError(
+                    f"config field '{where}.force_scale': 'fit' is offered by "
+                    f"{', '.join(MEASURED_FIT_METHODS)} only; remove {', '.join(other)} from "
+                    f"'{where}.methods' or set force_scale: known"
+                )
+        if "t_start" in e and "t_end" in e and e["t_end"] <= e["t_start"]:
+            raise ConfigError(
+                f"config field '{where}.t_end': {e['t_end']} is not after t_start {e['t_start']}"
+            )
+        try:
+            geometry = build_geometry(st, structures[st])
+            read_record(e["file"], geometry, require_force=e.get("require_force", True))
+        except RecordFileError as exc:
+            raise ConfigError(f"config field '{where}.file': {exc}") from None
+        if not e.get("require_force", True):
+            raise ConfigError(
+                f"config field '{where}.require_force': every identification method here needs the "
+                "applied force; a record without it can be read (tensegrity_id.data.record_csv) but not "
+                "identified (the modal path takes its peaks instead: README 'Your own structure and record')"
+            )
+
+
+def _check_peaks(config: dict) -> None:
+    """Peak lists: the structure is built and the file reads."""
+    from ..validation.peaks import PeakFileError, read_peaks_csv
+
+    for name, e in (config.get("measured_peaks") or {}).items():
+        where = f"measured_peaks.{name}"
+        if e["structure"] not in config.get("build", []):
+            raise ConfigError(
+                f"config field '{where}.structure': '{e['structure']}' is not a built structure (define it "
+                "under 'structures' and add it to 'build')"
+            )
+        try:
+            read_peaks_csv(e["file"])
+        except PeakFileError as exc:
+            raise ConfigError(f"config field '{where}.file': {exc}") from None
 
 
 def _load_yaml(where: str, path) -> dict:

@@ -65,6 +65,8 @@ PATHS = {
     "simplex_strikes": "values/simplex_strikes.npz",
     "simplex_prestress": "values/simplex_prestress_id.json",
     "damping_limit": "values/damping_limit.json",
+    "measured_screening": "measured/{structure}/{record}/screening.json",
+    "peaks": "values/peaks_{name}.json",
 }
 """Kind -> template under ``results/`` (the extension, where a kind has several files, is the suffix)."""
 

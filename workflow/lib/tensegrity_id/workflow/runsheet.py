@@ -67,7 +67,12 @@ BENCH_TABLES = {
     "table_s6": "tableS6",
 }
 """Benchmark identification tables built from PINN rows (RunSheet.bench_tables)."""
-STUDIES = {"seed_study": ("seed_study",), "fig6": ("figures", "fig6"), "fig7": ("figures", "fig7")}
+STUDIES = {
+    "seed_study": ("seed_study",),
+    "fig6": ("figures", "fig6"),
+    "fig7": ("figures", "fig7"),
+    "force_scale": ("force_scale",),
+}
 """Identification studies in the benchmark-table form (RunSheet.studies): name -> config keys."""
 RESERVED_VARIANTS = frozenset({"history", "series", "restarts", "variants"})
 """Names a PINN variant may not take: they end other files of the same run."""
@@ -132,6 +137,19 @@ class RunSheet:
             for s, v in config.get("records", {}).items()
         }
         self._protocols = {s: dict(v) for s, v in config.get("protocols", {}).items()}
+        # measured records (config 'measured'): named records of their structure, protocol 'measured'
+        self._measured = {
+            name: dict(e) for name, e in (config.get("measured") or {}).items() if e["structure"] in built
+        }
+        self.measured = [
+            {
+                "structure": e["structure"],
+                "record": name,
+                "methods": list(e.get("methods", ["lm_shooting"])),
+                "seeds": list(e.get("seeds", [0])),
+            }
+            for name, e in self._measured.items()
+        ]
         pinn = config.get("identify", {}).get("pinn", {})
         self.groups = {s: dict(v) for s, v in pinn.get("groups", {}).items()}
         self.records = [
@@ -176,6 +194,7 @@ class RunSheet:
     # ------------------------------------------------------------ checks
     def _check_record(self, where: str, structure: str, record: str, *, groups: bool = False) -> None:
         known = set(self._records.get(structure, {}))
+        known |= {n for n, e in self._measured.items() if e["structure"] == structure}
         if groups:
             known |= set(self.groups.get(structure, {}))
         if record not in known:
@@ -185,8 +204,15 @@ class RunSheet:
                 f"'records.{structure}'{extra} (known: {', '.join(sorted(known)) or 'none'})"
             )
 
+    def measured_entry(self, structure: str, record: str) -> dict | None:
+        """The config entry of a measured record, or ``None`` for a simulated one."""
+        e = self._measured.get(record)
+        return e if e is not None and e["structure"] == structure else None
+
     def _check_protocol(self, where: str, structure: str, protocol: str) -> None:
-        known = self._protocols.get(structure, {})
+        known = dict(self._protocols.get(structure, {}))
+        if any(e["structure"] == structure for e in self._measured.values()):
+            known["measured"] = {}
         if protocol not in known:
             raise RunSheetError(
                 f"config field '{where}': protocol '{protocol}' is not defined under 'protocols.{structure}' "

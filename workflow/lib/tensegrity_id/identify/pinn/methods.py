@@ -89,6 +89,8 @@ class _PINNMethod(IdentificationMethod):
             }
             if "EA" in par:
                 out["EA"] = par["EA"]
+            if "force_scale" in par:
+                out["force_scale"] = par["force_scale"]
             if self.settings.treatment == "event":
                 out["detected_transitions"] = [int(r.events[m].numel()) for r in trainer.recs]
             outs.append(out)

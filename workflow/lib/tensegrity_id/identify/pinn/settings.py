@@ -42,6 +42,8 @@ class PINNSettings:
     beta: float = 800.0
     identify_EA: bool = False
     EA0: float | None = None
+    fit_force_scale: bool = False
+    """One factor per driven coordinate multiplying the recorded force, trained with sigma and c."""
     event_every: int = 500
     event_fraction: float = 0.5
     event_width: float = 0.02

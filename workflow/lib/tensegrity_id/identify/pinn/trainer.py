@@ -162,6 +162,19 @@ class PINNTrainer:
             ea0 = s.EA0 if s.EA0 is not None else float(np.mean(structure.cable_EA))
             self.log_EA = torch.nn.Parameter(torch.full((M,), math.log(ea0), dtype=self.dtype))
             phys.append(self.log_EA)
+        self.log_fs, self._fs_maps = None, []
+        if s.fit_force_scale:  # one factor per driven coordinate of every record, from 1
+            n_coords = self.dyn.q0.size
+            sizes = [len(r.forcing.coords) for r in member_records[0]]
+            self.log_fs = torch.nn.Parameter(torch.zeros((M, sum(sizes)), dtype=self.dtype))
+            phys.append(self.log_fs)
+            i = 0
+            for r, n in zip(member_records[0], sizes, strict=True):
+                E = torch.zeros((sum(sizes), n_coords), dtype=self.dtype)
+                for j, c in enumerate(r.forcing.coords):
+                    E[i + j, int(c)] = 1.0
+                self._fs_maps.append(E)
+                i += n
         self.params = list(self.net.parameters()) + phys
         self.optimizer = torch.optim.Adam(  # fused: one kernel for all tensors
             [
@@ -216,6 +229,10 @@ class PINNTrainer:
             ea = torch.exp(self.log_EA.detach()).cpu().numpy().astype(float)
             for m, p in enumerate(out):
                 p["EA"] = float(ea[m])
+        if self.log_fs is not None:
+            fs = torch.exp(self.log_fs.detach()).cpu().numpy().astype(float)
+            for m, p in enumerate(out):
+                p["force_scale"] = fs[m].tolist()
         return out
 
     def _phys(self):
@@ -296,6 +313,16 @@ class PINNTrainer:
         qdd = d2[:, :n_c] * iT * iT
         lam = lam[:, :n_c]
         sigma, c, EA = self._phys()
+        if self.log_fs is not None:  # the recorded force of each record times its factors
+            f = torch.exp(self.log_fs) - 1.0
+            n = s.n_colloc
+            fext = torch.cat(
+                [
+                    fext[:, r * n : (r + 1) * n] * (1.0 + f @ E)[:, None, :]
+                    for r, E in enumerate(self._fs_maps)
+                ],
+                1,
+            )
         out = {}
         if s.treatment == "fb":
             T = T[:, :n_c]
@@ -363,6 +390,7 @@ class PINNTrainer:
             "log_sigma": self.log_sigma.detach().clone(),
             "log_c": self.log_c.detach().clone(),
             "log_EA": None if self.log_EA is None else self.log_EA.detach().clone(),
+            "log_fs": None if self.log_fs is None else self.log_fs.detach().clone(),
             "optimizer": self.optimizer.state_dict(),
             "scheduler": self.scheduler.state_dict(),
             "generators": [g.get_state() for g in self.gens],
@@ -384,6 +412,8 @@ class PINNTrainer:
             self.log_c.copy_(st["log_c"])
             if self.log_EA is not None:
                 self.log_EA.copy_(st["log_EA"])
+            if self.log_fs is not None:
+                self.log_fs.copy_(st["log_fs"])
         self.optimizer.load_state_dict(st["optimizer"])
         self.scheduler.load_state_dict(st["scheduler"])
         for g, state in zip(self.gens, st["generators"], strict=True):
@@ -453,6 +483,8 @@ class PINNTrainer:
         ok = torch.isfinite(self.log_sigma.detach()).all(1) & torch.isfinite(self.log_c.detach())
         if self.log_EA is not None:
             ok &= torch.isfinite(self.log_EA.detach())
+        if self.log_fs is not None:
+            ok &= torch.isfinite(self.log_fs.detach()).all(1)
         return ok
 
     # ------------------------------------------------------------ training
@@ -468,6 +500,8 @@ class PINNTrainer:
             row["c"] = p["c"]
             if "EA" in p:
                 row["EA"] = p["EA"]
+            for k, v in enumerate(p.get("force_scale", [])):
+                row[f"force_scale_{k}"] = v
             self.history[m].append(row)
 
     def _progress(self, out, terms: dict, rate: float) -> None:
@@ -477,7 +511,7 @@ class PINNTrainer:
         if self.n_members == 1:
             p, v = params[0], {k: float(t[0]) for k, t in terms.items()}
             out.info(
-                "step %d/%d loss %.3e (data %.3e, eom %.3e, bar %.3e%s) sigma %s c %.4g | "
+                "step %d/%d loss %.3e (data %.3e, eom %.3e, bar %.3e%s) sigma %s c %.4g%s | "
                 "%.1f steps/s, ETA %.0f s",
                 self.step,
                 s.steps,
@@ -488,6 +522,7 @@ class PINNTrainer:
                 f", ncp {v['ncp']:.3e}" if "ncp" in v else "",
                 np.array2string(p["sigma"], precision=3, separator=", "),
                 p["c"],
+                f" force scale {np.round(p['force_scale'], 4).tolist()}" if "force_scale" in p else "",
                 rate,
                 eta,
             )

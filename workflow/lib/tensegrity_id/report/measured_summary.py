@@ -1,0 +1,166 @@
+"""The summary of a user's measured record: screening, identified values with bounds, misfit, assessment.
+
+One row per identification method (its seeds pooled), from the result
+records of ``results/identify/{method}/{structure}/{record}/measured_seed{s}.json``:
+
+* identified force densities (N/m) and damper (N s/m): the mean over seeds;
+* bounds that need no exact values: the relative Cramér–Rao bound at the
+  identified parameters (``bounds`` of the result, LM shooting; otherwise
+  none), and the seed scatter (sample standard deviation over seeds, %,
+  where several seeds ran);
+* the re-simulation misfit in noise variances per sample (``chi2``, about 1
+  at the noise floor) and the spurious-minimum flag;
+* the structural assessment of the identified prestress
+  (:func:`tensegrity_id.analysis.assess`): stability class, margin (smallest
+  eigenvalue of the reduced tangent stiffness, N/m), largest cable and bar
+  utilisations.  Members the record cannot determine (screening
+  ``undeterminable``) keep the structure's design value there, said in the
+  row.
+
+The screening (before the inversion) heads the table: per member
+determinable / weak / undeterminable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.assessment import assess
+
+__all__ = ["method_summary", "measured_summary", "summary_table"]
+
+
+def _cell_pct(v) -> str:
+    return "" if v is None else f"{100 * v:.2g}"
+
+
+def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: float = 1e-8) -> dict:
+    """One method's seeds pooled: values, bounds, scatter, misfit and the assessment of its prestress."""
+    n = structure.n_cables
+    sig = np.array([[np.nan if v is None else v for v in r["identified"]["sigma"]] for r in results], float)
+    c = np.array([r["identified"]["c"] for r in results], float)
+    null = {m for m, s in screening["members"].items() if s == "undeterminable"}
+    mean = np.nanmean(sig, axis=0)
+    design = np.asarray(structure.sigma, float)
+    kept_design = [k for k in range(n) if f"sigma_{k}" in null or not np.isfinite(mean[k])]
+    used = np.array([design[k] if k in kept_design else mean[k] for k in range(n)])
+    scatter = None
+    if len(results) > 1:
+        scatter = {
+            **{
+                f"sigma_{k}": float(np.std(sig[:, k], ddof=1) / abs(mean[k]))
+                for k in range(n)
+                if k not in kept_design
+            },
+            "c": float(np.std(c, ddof=1) / abs(c.mean())),
+        }
+    bounds = results[0].get("bounds")
+    a = assess(structure, used, bars="rigid", tol_rel=tol_rel)
+    fs = results[0]["identified"].get("force_scale")
+    out = {
+        "method": results[0]["method"],
+        "seeds": [int(r["seed"]) for r in results],
+        "sigma": [float(v) for v in mean],
+        "c": float(c.mean()),
+        "force_scale": None
+        if fs is None
+        else [float(np.mean([r["identified"]["force_scale"][i] for r in results])) for i in range(len(fs))],
+        "force_scale_channels": results[0]["identified"].get("force_scale_channels"),
+        "crlb_relative": None if bounds is None else bounds["crlb_relative"],
+        "seed_scatter_relative": scatter,
+        "resimulation_chi2": float(np.mean([r["resimulation_chi2"] for r in results])),
+        "spurious_minimum": any(bool(r.get("spurious_minimum")) for r in results),
+        "held_out_excess_pct": results[0].get("held_out_excess_pct"),
+        "design_value_kept": kept_design,
+        "assessment": {
+            "sigma_used": used.tolist(),
+            "class": a["class"],
+            "margin": a["lambda_min"],
+            "U_c_max": a["U_c_max"],
+            "U_b_max": a["U_b_max"],
+        },
+    }
+    return out
+
+
+def measured_summary(
+    structure, meta: dict, screening: dict, results: list[dict], *, tol_rel: float = 1e-8
+) -> dict:
+    """The record's summary: its source and noise, the screening, one block per method."""
+    by_method: dict[str, list] = {}
+    for r in results:
+        by_method.setdefault(r["method"], []).append(r)
+    design = assess(structure, None, bars="rigid", tol_rel=tol_rel)
+    return {
+        "structure": structure.name,
+        "record": meta["record"],
+        "source": meta["source"],
+        "channels": meta["channels"],
+        "noise_std": meta["noise_std"],
+        "noise_method": meta["noise_method"],
+        "screening": {
+            "members": screening["members"],
+            "crlb_relative_nominal": screening["crlb_relative"],
+            "condition": screening["condition_identifiable"],
+            "structurally_invisible": screening.get("structurally_invisible", []),
+        },
+        "design": {
+            "sigma": list(map(float, structure.sigma)),
+            "class": design["class"],
+            "margin": design["lambda_min"],
+        },
+        "methods": [method_summary(structure, rs, screening, tol_rel=tol_rel) for rs in by_method.values()],
+    }
+
+
+def summary_table(summary: dict) -> pd.DataFrame:
+    """Rows: the screening, the design prestress, then one per method (parameters as columns)."""
+    members = list(summary["screening"]["members"])
+    rows = [
+        {"row": "screening (before inversion)", **{m: summary["screening"]["members"][m] for m in members}},
+        {
+            "row": "relative CRLB at design, %",
+            **{m: _cell_pct(summary["screening"]["crlb_relative_nominal"].get(m)) for m in members},
+        },
+        {
+            "row": "design prestress",
+            **{f"sigma_{k}": f"{v:.4g}" for k, v in enumerate(summary["design"]["sigma"])},
+            "class": summary["design"]["class"],
+            "margin N/m": f"{summary['design']['margin']:.4g}",
+        },
+    ]
+    for m in summary["methods"]:
+        vals = {f"sigma_{k}": f"{v:.4g}" for k, v in enumerate(m["sigma"])}
+        for k in m["design_value_kept"]:
+            vals[f"sigma_{k}"] = "undetermined"
+        vals["c"] = f"{m['c']:.4g}"
+        if m["force_scale"] is not None:
+            vals["force scale"] = ", ".join(f"{v:.4g}" for v in m["force_scale"])
+        crlb = m["crlb_relative"] or {}
+        scatter = m["seed_scatter_relative"] or {}
+        extra = {
+            "chi2": f"{m['resimulation_chi2']:.3g}"
+            + (" (spurious minimum)" if m["spurious_minimum"] else ""),
+            "class": m["assessment"]["class"],
+            "margin N/m": f"{m['assessment']['margin']:.4g}",
+            "U_c max": f"{m['assessment']['U_c_max']:.3g}",
+            "U_b max": f"{m['assessment']['U_b_max']:.3g}",
+        }
+        rows.append({"row": f"{m['method']} (seeds {', '.join(map(str, m['seeds']))})", **vals, **extra})
+        rows.append(
+            {
+                "row": f"{m['method']}: relative CRLB at identified, %",
+                **{k: _cell_pct(v) for k, v in crlb.items() if not k.startswith("f_")},
+                **(
+                    {"force scale": ", ".join(_cell_pct(crlb[k]) for k in sorted(crlb) if k.startswith("f_"))}
+                    if m["force_scale"] is not None and crlb
+                    else {}
+                ),
+            }
+        )
+        if scatter:
+            rows.append(
+                {"row": f"{m['method']}: seed scatter, %", **{k: _cell_pct(v) for k, v in scatter.items()}}
+            )
+    return pd.DataFrame(rows).fillna("")

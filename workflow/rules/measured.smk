@@ -1,0 +1,154 @@
+# Your own records (config 'measured'): a measured file becomes a record of its
+# structure, with protocol 'measured'; screened before, identified by the
+# baseline rules unchanged, assessed and summarised after.
+
+MEASURED_NAMES = [row["record"] for row in SHEET.measured]
+MEASURED_RE = (
+    "|".join(MEASURED_NAMES) if MEASURED_NAMES else "(?!x)x"
+)  # none: never matches
+
+
+def measured(wildcards):
+    """The config entry of a measured record."""
+    return SHEET.measured_entry(wildcards.structure, wildcards.record)
+
+
+def measured_row(wildcards):
+    """The run-sheet row of a measured record, by its name."""
+    return next(r for r in SHEET.measured if r["record"] == wildcards.record)
+
+
+def measured_path(wildcards, kind, suffix=""):
+    """A file of a measured record, by its name."""
+    row = measured_row(wildcards)
+    return path(
+        kind,
+        suffix,
+        structure=row["structure"],
+        record=row["record"],
+        protocol="measured",
+    )
+
+
+def measured_results(wildcards):
+    """Every identification result of a measured record (methods x seeds)."""
+    row = measured_row(wildcards)
+    return [
+        path(
+            "baseline",
+            ".json",
+            method=m,
+            structure=row["structure"],
+            record=row["record"],
+            protocol="measured",
+            seed=s,
+        )
+        for m in row["methods"]
+        for s in row["seeds"]
+    ]
+
+
+rule import_measured_record:
+    input:
+        structure=path("structure"),
+        file=lambda w: measured(w)["file"],
+        lib=lib("import_measured_record"),
+    output:
+        npz=path("record", ".npz"),
+        json=path("record", ".json"),
+        sensors=path("sensors", protocol="measured"),
+    log:
+        logs("import_measured_record/{structure}/{record}.log"),
+    wildcard_constraints:
+        record=MEASURED_RE,
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        entry=measured,
+    script:
+        "../scripts/import_measured_record.py"
+
+
+rule screen_measured_record:
+    input:
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors", protocol="measured"),
+        lib=lib("screen_measured_record"),
+    output:
+        json=path("measured_screening"),
+    log:
+        logs("screen_measured_record/{structure}/{record}.log"),
+    wildcard_constraints:
+        record=MEASURED_RE,
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=20,
+        mem_mb=1000,
+    params:
+        problem=problem_options(BASELINES),
+        fisher={k: config["fisher"][k] for k in ("rel_step", "floor", "null_tol")},
+    script:
+        "../scripts/screen_measured_record.py"
+
+
+rule make_measured_summary:
+    input:
+        structure=lambda w: measured_path(w, "structure"),
+        record_json=lambda w: measured_path(w, "record", ".json"),
+        screening=lambda w: measured_path(w, "measured_screening"),
+        results=measured_results,
+        lib=lib("make_measured_summary"),
+    output:
+        json=path("table", ".json", table="measured_{record}"),
+        csv=path("table", ".csv", table="measured_{record}"),
+        md=path("table", ".md", table="measured_{record}"),
+    log:
+        logs("make_measured_summary/{record}.log"),
+    wildcard_constraints:
+        record=MEASURED_RE,
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=20,
+        mem_mb=1000,
+    params:
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/make_measured_summary.py"
+
+
+PEAKS = config.get("measured_peaks") or {}
+
+
+rule identify_measured_peaks:
+    input:
+        structure=lambda w: path("structure", structure=PEAKS[w.name]["structure"]),
+        file=lambda w: PEAKS[w.name]["file"],
+        lib=lib("identify_measured_peaks"),
+    output:
+        json=path("peaks"),
+        csv=path("table", ".csv", table="peaks_{name}"),
+        md=path("table", ".md", table="peaks_{name}"),
+    log:
+        logs("identify_measured_peaks/{name}.log"),
+    wildcard_constraints:
+        name="|".join(PEAKS) if PEAKS else "(?!x)x",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=1000,
+    params:
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/identify_measured_peaks.py"

@@ -1,0 +1,38 @@
+"""Summary of a measured record (rule make_measured_summary).
+
+Outputs ``results/tables/measured_{record}.{json,csv,md}``: the screening before the
+inversion, per method the identified values (N/m, N s/m; force factors where
+fitted) with their relative Cramér–Rao bounds at the identified parameters
+and the seed scatter, the re-simulation misfit (noise variances per sample),
+and the stability class, margin (N/m) and utilisations of the identified
+prestress (tensegrity_id.report.measured_summary).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.report.measured_summary import measured_summary, summary_table
+from tensegrity_id.report.tables import write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
+structure = structure_from_report(read_json(inp.structure))
+meta = read_json(inp.record_json)
+results = [read_json(p) for p in inp.results]
+summary = measured_summary(structure, meta, read_json(inp.screening), results, tol_rel=par.tol_rel)
+for m in summary["methods"]:
+    log.info(
+        "%s: sigma %s, c %.4g, chi2 %.3g, class %s, margin %.4g N/m",
+        m["method"],
+        [round(v, 4) for v in m["sigma"]],
+        m["c"],
+        m["resimulation_chi2"],
+        m["assessment"]["class"],
+        m["assessment"]["margin"],
+    )
+write_json(out.json, summary)
+write_table(
+    summary_table(summary),
+    out.csv,
+    out.md,
+    title=f"Measured record '{wc.record}' of '{structure.name}' ({meta['source']['file']})",
+)

@@ -1,0 +1,32 @@
+"""First-order screening of a measured record's channels, before any inversion (rule screen_measured_record).
+
+Output ``results/measured/{structure}/{record}/screening.json``: the Fisher
+information of the record's acceleration channels at the structure's design
+prestress and the initial damper guess (tensegrity_id.analysis.local_fisher:
+screen_channels): per member ``determinable`` / ``weak`` / ``undeterminable``,
+the relative Cramér–Rao bounds there, the condition number, and the members
+a support makes invisible whatever the channels.
+"""
+
+from tensegrity_id.analysis.identifiability import structural_identifiability
+from tensegrity_id.analysis.local_fisher import screen_channels
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.identify.problems import load_problem
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards  # noqa: F821
+problem = load_problem(
+    inp.structure, inp.record_npz, inp.record_json, inp.sensors, names=[wc.record], **par.problem
+)
+st = problem.structure
+out = screen_channels(problem, st.sigma, problem.c0, **par.fisher)
+out["structurally_invisible"] = [int(k) for k in structural_identifiability(st)["invisible"]]
+out.update(structure=wc.structure, record=wc.record)
+log.info("members: %s", out["members"])
+log.info(
+    "condition %.4g, worst relative bound %.3g %% (%s) at the design prestress",
+    out["condition_identifiable"],
+    out["crlb_max_pct"],
+    out["crlb_max_parameter"],
+)
+write_json(snakemake.output.json, out)  # noqa: F821
