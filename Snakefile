@@ -175,7 +175,7 @@ rule all:
             for row in SHEET.measured
             for ext in (".csv", ".md")
         ],
-        peaks=[path("peaks", name=n) for n in config.get("measured_peaks") or {}],
+        peaks=[path("peaks", name=n) for n in PEAKS],
         force_scale=(
             rules.make_force_scale_table.output
             if SHEET.studies["force_scale"] or force_scale_lm()

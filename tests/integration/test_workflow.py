@@ -165,7 +165,7 @@ def test_pinn_outputs_follow_contracts(workdir):
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
     # with Table 3's X1 row and Figure 6's two prism runs
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 16  # + Tables S1, S4-S6 rows
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 18  # + S1, S4-S6, force scale
     t3 = pd.read_csv(workdir / "results/tables/table3.csv")
     assert list(t3["row"]) == ["x1_taut_1pt"] and {"paper_sigma_max_pct", "sigma_max_all_pct"} <= set(t3)
     assert t3["paper_sigma_max_pct"].iloc[0] == 3.5 and t3["steps"].iloc[0] == 200
@@ -331,7 +331,7 @@ ASSESSMENT |= {"make_table9", "make_table_s3", "plot_figS1", "plot_figS2", "plot
 ASSESSMENT |= {"make_measured_summary", "identify_measured_peaks"}
 SENSORS = {"make_sensor_data", "compute_fisher", "identify_pinn", "fit_regression", "assess_record"}
 SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_figS3"}
-SENSORS |= {"import_measured_record", "screen_measured_record"}  # the measured record's sensor layout
+SENSORS |= {"screen_measured_record"}  # loads the measured record as a problem
 
 
 @pytest.mark.parametrize(

@@ -196,7 +196,7 @@ def test_screening_and_summary_of_a_measured_record(x1, round_trip):
     from tensegrity_id.report.measured_summary import measured_summary, summary_table
 
     problem = round_trip["problem"]
-    screen = screen_channels(problem, x1.sigma, problem.c0)
+    screen = screen_channels(problem, x1.sigma, 1.0)
     assert screen["members"]["sigma_0"] == "undeterminable"  # the base cable: both ends pinned
     assert {screen["members"][f"sigma_{k}"] for k in (1, 2, 3)} == {"determinable"}
     second = {**round_trip["result"], "seed": 1}
@@ -243,7 +243,7 @@ def test_force_scale_fit_recovers_a_miscalibrated_force_channel(x1, x1_test, tmp
 
 # ------------------------------------------------------------- forcing of a record file
 def test_sampled_forcing_is_a_spline_through_the_samples_zero_outside_and_scalable():
-    from tensegrity_id.data.measured import sampled_forcing
+    from tensegrity_id.mechanics.excitation import sampled_forcing
 
     t = np.arange(101) * 0.01
     x = np.c_[np.sin(2 * np.pi * t), 2 * np.cos(2 * np.pi * 1.5 * t)]
@@ -408,7 +408,6 @@ def _config_with(repo, measured):
     [
         ({"file": "nope.csv"}, "measured.rec.file", "no such record file"),
         ({"structure": "x9"}, "measured.rec.structure", "not defined under 'structures'"),
-        ({"structure": "x1"}, "measured.rec.structure", "add 'x1' to 'build'"),
         ({"methods": ["lm_shooting", "ukf"], "force_scale": "fit"}, "measured.rec.force_scale", "remove ukf"),
         ({"t_start": 2.0, "t_end": 1.0}, "measured.rec.t_end", "not after t_start"),
     ],
@@ -421,6 +420,17 @@ def test_bad_measured_entries_name_the_field(repo, entry, field, text):
     with pytest.raises(ConfigError, match=re.escape(f"config field '{field}'")) as err:
         check_config(cfg, repo / "config/schema.yaml")
     assert text in str(err.value)
+
+
+def test_measured_entries_of_unbuilt_structures_are_out_of_scope(repo):
+    from tensegrity_id.workflow.config_check import check_config
+    from tensegrity_id.workflow.runsheet import RunSheet
+
+    cfg = _config_with(
+        repo, {"rec": {"file": "resources/records/x1_shaker_simulated.csv", "structure": "x1"}}
+    )
+    check_config(cfg, repo / "config/schema.yaml")  # x1 is not in the example's build: skipped
+    assert RunSheet(cfg).measured == []
 
 
 def test_a_measured_name_may_not_shadow_a_simulated_record(repo):
@@ -452,3 +462,14 @@ def test_the_shipped_example_files_are_what_their_generator_writes(repo, tmp_pat
         shipped = (repo / "resources/records" / name).read_text()
         assert "SIMULATED" in shipped.splitlines()[0]
         assert (tmp_path / name).read_text() == shipped
+
+
+def test_every_method_reports_bounds_on_a_measured_record(round_trip):
+    """Without exact values the scoring adds the Cramér–Rao bounds at any method's identified point."""
+    from tensegrity_id.identify.base import get_method
+
+    out = get_method("pinn_smooth", steps=20, log_every=0).run(round_trip["problem"])
+    assert out["exact"] is None and out["outcome"] in (None, "fit failure")
+    assert set(out["bounds"]["crlb_relative"]) == {"sigma_1", "sigma_2", "sigma_3", "c"}
+    lm = round_trip["result"]["bounds"]["crlb_relative"]
+    assert out["bounds"]["crlb_relative"].keys() == lm.keys()

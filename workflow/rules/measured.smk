@@ -126,7 +126,11 @@ rule make_measured_summary:
         "../scripts/make_measured_summary.py"
 
 
-PEAKS = config.get("measured_peaks") or {}
+PEAKS = {  # peak lists of built structures (the others are out of scope)
+    n: e
+    for n, e in (config.get("measured_peaks") or {}).items()
+    if e["structure"] in SHEET.built
+}
 
 
 rule identify_measured_peaks:

@@ -16,7 +16,7 @@ from tensegrity_id.report.tables import force_scale_table, write_table
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, par = snakemake.input, snakemake.params  # noqa: F821
 rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
-lm = read_json(inp.lm) if inp.lm else None
+lm = read_json(inp.lm[0]) if len(inp.lm) else None  # one variants file, or none
 df = force_scale_table(rows, results, lm, par.true_scale)
 log.info("\n%s", df.to_string(index=False))
 write_table(

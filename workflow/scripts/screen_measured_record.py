@@ -2,7 +2,7 @@
 
 Output ``results/measured/{structure}/{record}/screening.json``: the Fisher
 information of the record's acceleration channels at the structure's design
-prestress and the initial damper guess (tensegrity_id.analysis.local_fisher:
+prestress and damping (tensegrity_id.analysis.local_fisher:
 screen_channels): per member ``determinable`` / ``weak`` / ``undeterminable``,
 the relative Cramér–Rao bounds there, the condition number, and the members
 a support makes invisible whatever the channels.
@@ -19,7 +19,7 @@ problem = load_problem(
     inp.structure, inp.record_npz, inp.record_json, inp.sensors, names=[wc.record], **par.problem
 )
 st = problem.structure
-out = screen_channels(problem, st.sigma, problem.c0, **par.fisher)
+out = screen_channels(problem, st.sigma, float(st.cable_damping.mean()), **par.fisher)
 out["structurally_invisible"] = [int(k) for k in structural_identifiability(st)["invisible"]]
 out.update(structure=wc.structure, record=wc.record)
 log.info("members: %s", out["members"])

@@ -91,8 +91,8 @@ def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fishe
 
     The Fisher information of the channels (:func:`fisher_at`) at a nominal
     point a user has before identifying (the structure's design prestress
-    and the initial damper guess), from the geometry, supports, masses,
-    forcing and channel set only.  Members are ``determinable`` (relative
+    and damping), from the geometry, supports, masses, forcing and channel
+    set only.  Members are ``determinable`` (relative
     Cramér–Rao bound below ``weak_pct`` %), ``weak`` (above it) or
     ``undeterminable``: near-null in the information (e.g. a cable with
     both ends supported, or one these channels do not see).  A linearised
@@ -107,4 +107,4 @@ def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fishe
             members[name] = "undeterminable"
         else:
             members[name] = "determinable" if 100.0 * rel[name] <= weak_pct else "weak"
-    return {**f, "weak_pct": weak_pct, "members": members, "point": "nominal (design prestress, initial c)"}
+    return {**f, "weak_pct": weak_pct, "members": members, "point": "nominal (design prestress and damping)"}

@@ -30,18 +30,15 @@ Conventions
 
 from __future__ import annotations
 
-import hashlib
 from math import comb
 from pathlib import Path
 
 import numpy as np
-from scipy.interpolate import CubicSpline
 
 from ..mechanics.dynamics import Dynamics
-from ..mechanics.excitation import Forcing
+from ..mechanics.excitation import sampled_forcing
 from .record_csv import MeasuredRecord, RecordFileError
 from .runio import write_json
-from .sensors import NOISE_SEED_TAG
 
 __all__ = [
     "MEASURED_PROTOCOL",
@@ -49,10 +46,12 @@ __all__ = [
     "estimate_noise_std",
     "rest_accelerations",
     "check_at_rest",
-    "sampled_forcing",
     "measured_record",
     "save_measured",
 ]
+
+SPLIT_SEED_TAG = 7_310_009
+"""Mixed into the seed of a measured record's training/held-out split (its own stream)."""
 
 MEASURED_PROTOCOL = "measured"
 """The protocol name of a measured record's sensor data (every acceleration channel of the file)."""
@@ -142,33 +141,6 @@ def check_at_rest(
     return out
 
 
-def sampled_forcing(t, coords, samples, *, source: str = "") -> Forcing:
-    """The recorded forces as a ``sampled`` forcing (a cubic spline through the samples, zero outside).
-
-    A spline, not linear interpolation: the force between samples is
-    unknown either way, and a kink at every sample makes the adaptive
-    integrator's steps, and so a finite-difference Jacobian of the
-    simulated response (LM shooting, the bounds), jump with the
-    parameters (on the X1 round trip, LM from the seed's guess stalled at
-    a misfit of 5e4 noise variances with linear interpolation).
-
-    ``samples`` has shape (n_t, n_driven) (N); the specification stored with
-    the record names the source and a digest of the samples, not the samples.
-    """
-    t = np.ascontiguousarray(t, float)
-    x = np.ascontiguousarray(np.asarray(samples, float).T)
-    digest = hashlib.sha256(t.tobytes() + x.tobytes()).hexdigest()[:16]
-    spec = {
-        "source": source,
-        "digest": digest,
-        "n_samples": int(t.size),
-        "dt": float((t[-1] - t[0]) / (t.size - 1)),
-        "amplitude": float(np.abs(x).max()) if x.size else 0.0,
-    }
-    interp = CubicSpline(t, x, axis=1) if x.size else None
-    return Forcing(tuple(int(c) for c in coords), "sampled", spec, t, x, _interp=interp)
-
-
 def _channel_label(structure, kind, coord) -> str:
     node, axis = divmod(int(coord), structure.dim)
     return f"{kind}:{node}:{'xyz'[axis]}"
@@ -240,7 +212,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     at_rest = check_at_rest(
         structure, t, f_full, A, a_coords, noise_std, source=src, **dict(entry.get("at_rest", {}))
     )
-    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, 9, int(entry.get("split_seed", 0))]))
+    rng = np.random.default_rng(np.random.SeedSequence([SPLIT_SEED_TAG, int(entry.get("split_seed", 0))]))
     n = t.size
     train = np.zeros(n, bool)
     train[rng.permutation(n)[: int(round(float(entry.get("train_fraction", 0.7)) * n))]] = True

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..mechanics.dynamics import Dynamics
-from ..mechanics.excitation import Forcing, make_forcing
+from ..mechanics.excitation import Forcing, make_forcing, sampled_forcing
 from ..mechanics.simulate import Record, SimulationError, simulate
 from .runio import write_json
 
@@ -312,8 +312,6 @@ def forcing_from_meta(meta: dict, arrays: dict | None = None) -> Forcing:
     f = dict(meta["forcing"])
     kind, coords = f.pop("kind"), f.pop("coords")
     if kind == "sampled":
-        from .measured import sampled_forcing  # noqa: PLC0415 (measured imports this module)
-
         if arrays is None or "forcing" not in arrays:
             raise ValueError(f"record '{meta.get('record')}': a sampled forcing needs the record's arrays")
         forcing = sampled_forcing(arrays["t"], coords, arrays["forcing"], source=f.get("source", ""))

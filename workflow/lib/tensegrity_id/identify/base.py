@@ -222,6 +222,8 @@ class IdentificationMethod:
             if fs is not None:
                 exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
         scored = parameter_errors(st, identified, exact)
+        if "bounds" not in out and (exact is None or fs is not None):
+            out["bounds"] = _bounds(problem, identified)
         predicted = out.pop("predicted", None) or [None] * len(problem.records)
         scales = split_force_scale(problem.records, fs)
         held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
@@ -312,6 +314,28 @@ VARIANT_KEYS = (
     "bounds",
 )
 """What a sensitivity study keeps of each run (:func:`run_variants`)."""
+
+
+def _bounds(problem: IdentificationProblem, identified: dict) -> dict | None:
+    """Cramér–Rao bounds at the identified parameters (no exact values needed), or ``None``.
+
+    Computed for every method where the exact parameters are unknown (a
+    measured record) or a force scale was fitted: the shooting Fisher
+    information of the sensor channels at the identified point
+    (:func:`tensegrity_id.identify.misfit.shooting_fisher`).  ``None``
+    without sensor data or where a parameter is undetermined or not positive.
+    """
+    sig = np.asarray(identified["sigma"], float)
+    if not all(r.sensors for r in problem.records) or not (np.all(np.isfinite(sig)) and np.all(sig > 0)):
+        return None
+    from .misfit import shooting_fisher  # noqa: PLC0415 (scoring only where needed)
+
+    try:
+        f = shooting_fisher(problem, sig, identified["c"], identified.get("force_scale"))
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        return {"failed": str(exc)}
+    f.pop("n_simulations")
+    return f
 
 
 def force_scale_labels(problem: IdentificationProblem) -> list[str]:

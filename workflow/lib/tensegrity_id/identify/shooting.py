@@ -40,16 +40,19 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy.optimize import least_squares
 
-from ..mechanics.dynamics import Dynamics
-from ..mechanics.simulate import SimulationError, simulate_from_rest
 from .base import IdentificationMethod, IdentificationProblem, register
-from .scoring import simulated_prediction, with_force_scale
+from .misfit import (
+    _column,
+    _sim_settings,
+    sensor_records,
+    shooting_fisher,
+    shooting_residual,
+)
+from .scoring import simulated_prediction
 
 __all__ = ["LMShooting", "PINNThenLM", "shooting_residual", "shooting_fisher", "misfit_landscape"]
 
 log = logging.getLogger(__name__)
-FAILED_RESIDUAL = 1e3
-"""Residual (noise standard deviations) of every sample when a simulation fails."""
 
 
 def _start_sigma(sigma0, n: int, fallback: float) -> np.ndarray:
@@ -64,51 +67,6 @@ def _start_sigma(sigma0, n: int, fallback: float) -> np.ndarray:
 def _jsonable(sigma0):
     a = np.asarray(sigma0, object)
     return float(a) if a.ndim == 0 else [None if x is None else float(x) for x in a]
-
-
-def _simulate(structure, theta, forcing, sim):
-    n = structure.n_cables
-    dyn = Dynamics(structure, sigma=np.exp(theta[:n]), c=float(np.exp(theta[n])))
-    return simulate_from_rest(dyn, forcing, **sim)
-
-
-def _record_forcing(theta, rec: dict):
-    """A record's forcing, times its fitted force factors where ``rec`` has ``fs`` (a slice of theta)."""
-    fs = rec.get("fs")
-    if fs is None:
-        return rec["forcing"]
-    return with_force_scale(rec["forcing"], np.exp(theta[fs]))
-
-
-def shooting_residual(structure, theta, records: list[dict], sim: dict) -> np.ndarray:
-    """Stacked residual over records; ``records`` hold ``forcing, channels, use, a, std`` (and
-    ``fs``, the slice of ``theta`` holding the log force factors of a record's driven coordinates,
-    when the force scale is fitted).
-
-    Returns the residual (noise standard deviations) and never raises on a
-    failed simulation (its entries are :data:`FAILED_RESIDUAL`).
-    """
-    out = []
-    for rec in records:
-        try:
-            forcing = _record_forcing(theta, rec)
-            a = _simulate(structure, theta, forcing, sim).qdd[:, rec["channels"]][rec["use"]]
-            out.append(((a - rec["a"]) / rec["std"]).ravel())
-        except SimulationError as exc:
-            log.info("simulation failed at theta %s: %s", np.round(theta, 4), exc)
-            out.append(np.full(rec["a"].size, FAILED_RESIDUAL))
-    return np.concatenate(out)
-
-
-def _sim_settings(problem: IdentificationProblem, max_sim_nfev) -> dict:
-    """Solver settings of a shooting simulation: the sensor grid of the first record unless set."""
-    t = problem.records[0].sensors["t"]
-    return {"t_end": float(t[-1]), "dt_out": float(t[1] - t[0]), **problem.sim, "max_nfev": int(max_sim_nfev)}
-
-
-def _column(args):
-    structure, theta, records, sim = args
-    return shooting_residual(structure, theta, records, sim)
 
 
 @register
@@ -143,30 +101,8 @@ class LMShooting(IdentificationMethod):
         "bounds": "auto",
     }
 
-    def _records(self, problem: IdentificationProblem, *, fit_force_scale=False, use="train") -> list[dict]:
-        """Per record: forcing, channels, samples used, data, noise; ``fs`` (slice of theta) when the
-        force scale is fitted.  ``use``: ``"train"`` (the search) or ``"kept"`` (every kept sample)."""
-        out = []
-        i = problem.structure.n_cables + 1
-        for r in problem.records:
-            s = r.sensors
-            use_ = np.asarray(s["keep"]) & (np.asarray(s["train"]) if use == "train" else True)
-            std = np.asarray(s["noise_std"], float)
-            std = np.where(std > 0, std, 1.0)
-            out.append(
-                {
-                    "forcing": r.forcing,
-                    "channels": np.asarray(s["channels"], int),
-                    "use": use_,
-                    "a": np.asarray(s["noisy"], float)[use_],
-                    "std": std,
-                }
-            )
-            if fit_force_scale:
-                nf = len(r.forcing.coords)
-                out[-1]["fs"] = slice(i, i + nf)
-                i += nf
-        return out
+    def _records(self, problem: IdentificationProblem, **kw) -> list[dict]:
+        return sensor_records(problem, **kw)
 
     def _starts(self, problem: IdentificationProblem, o: dict) -> list:
         """The ``[sigma0, c0]`` starts of the search (``sigma0`` one value or one per cable)."""
@@ -261,7 +197,9 @@ class LMShooting(IdentificationMethod):
         if fit_fs:
             out["force_scale"] = best["force_scale"]
         want = o.get("bounds", "auto")
-        if want is True or (want == "auto" and (problem.truth is None or fit_fs)):
+        if want is False:
+            out["bounds"] = None  # asked for none (scoring adds none either)
+        elif want is True or (want == "auto" and (problem.truth is None or fit_fs)):
             f = shooting_fisher(
                 problem, best["sigma"], best["c"], best.get("force_scale"), workers=int(o["workers"])
             )
@@ -281,73 +219,6 @@ def _fits_force_scale(o: dict) -> bool:
     if v in (True, "fit"):
         return True
     raise ValueError(f"force_scale is 'fit' or omitted (the force as recorded), got {v!r}")
-
-
-def shooting_fisher(
-    problem: IdentificationProblem,
-    sigma,
-    c: float,
-    force_scale=None,
-    *,
-    rel_step: float = 1e-4,
-    max_sim_nfev: int = 20_000,
-    null_tol: float = 1e-8,
-    workers: int = 1,
-) -> dict:
-    """Fisher information and Cramér–Rao bounds of the sensor data at an identified point.
-
-    The sensitivities of the re-simulated sensor accelerations (every kept
-    sample, in noise standard deviations) to the log-parameters ``(log
-    sigma, log c[, log force factors])``, by central differences of relative
-    step ``rel_step``; the information ``J = S^T S`` is that of Gaussian
-    noise with the sensors' standard deviations, converted to the natural
-    parameters and summarised by
-    :func:`tensegrity_id.analysis.identifiability.fisher_summary` (near-null
-    members dropped, e.g. a cable with both ends supported).  With
-    ``force_scale`` (the identified factors) the factors are parameters too
-    (names ``f_{k}``).  Needs no exact parameters.
-
-    Returns the summary (``names``, ``theta``, ``crlb``, ``crlb_relative``,
-    ``condition_identifiable``, ``null_members``, ...) with ``crlb_max_pct``,
-    ``crlb_max_parameter`` and ``n_simulations``.
-    """
-    from ..analysis.identifiability import fisher_summary  # noqa: PLC0415 (analysis imports identify)
-
-    st = problem.structure
-    fit_fs = force_scale is not None
-    recs = LMShooting()._records(problem, fit_force_scale=fit_fs, use="kept")
-    sim = _sim_settings(problem, max_sim_nfev)
-    theta = np.r_[np.log(np.asarray(sigma, float)), np.log(float(c))]
-    names = [f"sigma_{k}" for k in range(st.n_cables)] + ["c"]
-    if fit_fs:
-        theta = np.r_[theta, np.log(np.asarray(force_scale, float))]
-        names += [f"f_{k}" for k in range(len(force_scale))]
-    jobs = []
-    for j in range(theta.size):
-        for sgn in (1.0, -1.0):
-            v = theta.copy()
-            v[j] += sgn * rel_step
-            jobs.append((st, v, recs, sim))
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            cols = list(pool.map(_column, jobs))
-    else:
-        cols = [_column(a) for a in jobs]
-    S = np.stack([(cols[2 * j] - cols[2 * j + 1]) / (2 * rel_step) for j in range(theta.size)], axis=1)
-    vals = np.exp(theta)
-    S = S / vals  # d a / d theta = (d a / d log theta) / theta
-    out = fisher_summary(S.T @ S, vals, names, null_tol=null_tol)
-    for key in ("J", "eigenvectors"):
-        out.pop(key)
-    worst = max(out["crlb_relative"], key=out["crlb_relative"].get)
-    out.update(
-        crlb_max_pct=100.0 * out["crlb_relative"][worst],
-        crlb_max_parameter=worst,
-        n_simulations=len(jobs) * len(recs),
-        rel_step=rel_step,
-        samples="every kept sample of every record",
-    )
-    return out
 
 
 def misfit_landscape(

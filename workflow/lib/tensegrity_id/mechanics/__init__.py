@@ -72,6 +72,7 @@ _EXPORTS = {
     "Forcing": "excitation",
     "make_forcing": "excitation",
     "FORCING_CLASSES": "excitation",
+    "sampled_forcing": "excitation",
     "DATASET_SEED_TAG": "excitation",
     "SimulationError": "simulate",
     "Record": "simulate",

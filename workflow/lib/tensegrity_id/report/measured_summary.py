@@ -5,9 +5,10 @@ records of ``results/identify/{method}/{structure}/{record}/measured_seed{s}.jso
 
 * identified force densities (N/m) and damper (N s/m): the mean over seeds;
 * bounds that need no exact values: the relative Cramér–Rao bound at the
-  identified parameters (``bounds`` of the result, LM shooting; otherwise
-  none), and the seed scatter (sample standard deviation over seeds, %,
-  where several seeds ran);
+  identified parameters (``bounds`` of the result, every method: the
+  shooting Fisher information at its identified point; of the first seed),
+  and the seed scatter (sample standard deviation over seeds, %, where
+  several seeds ran);
 * the re-simulation misfit in noise variances per sample (``chi2``, about 1
   at the noise floor) and the spurious-minimum flag;
 * the structural assessment of the identified prestress
@@ -67,7 +68,7 @@ def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: 
         if fs is None
         else [float(np.mean([r["identified"]["force_scale"][i] for r in results])) for i in range(len(fs))],
         "force_scale_channels": results[0]["identified"].get("force_scale_channels"),
-        "crlb_relative": None if bounds is None else bounds["crlb_relative"],
+        "crlb_relative": None if bounds is None else bounds.get("crlb_relative"),
         "seed_scatter_relative": scatter,
         "resimulation_chi2": float(np.mean([r["resimulation_chi2"] for r in results])),
         "spurious_minimum": any(bool(r.get("spurious_minimum")) for r in results),
