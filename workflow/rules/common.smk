@@ -241,3 +241,90 @@ def problem_options(section):
 def labels(rows, *keys):
     """Readable labels of run-sheet rows, e.g. ``x1/taut_1pt/top_node``."""
     return ["/".join(str(row[k]) for k in keys) for row in rows]
+
+
+# ------------------------------------------------------- measured records
+# Your own records (config measured, measured_peaks; workflow/rules/measured.smk).
+MEASURED_NAMES = [row["record"] for row in SHEET.measured]
+MEASURED_RE = (
+    "|".join(MEASURED_NAMES) if MEASURED_NAMES else "(?!x)x"
+)  # none: never matches
+
+
+def measured(wildcards):
+    """The config entry of a measured record."""
+    return SHEET.measured_entry(wildcards.structure, wildcards.record)
+
+
+def measured_row(wildcards):
+    """The run-sheet row of a measured record, by its name."""
+    return next(r for r in SHEET.measured if r["record"] == wildcards.record)
+
+
+def measured_path(wildcards, kind, suffix=""):
+    """A file of a measured record, by its name."""
+    row = measured_row(wildcards)
+    return path(
+        kind,
+        suffix,
+        structure=row["structure"],
+        record=row["record"],
+        protocol="measured",
+    )
+
+
+def measured_results(wildcards):
+    """Every identification result of a measured record (methods x seeds)."""
+    row = measured_row(wildcards)
+    return [
+        path(
+            "baseline",
+            ".json",
+            method=m,
+            structure=row["structure"],
+            record=row["record"],
+            protocol="measured",
+            seed=s,
+        )
+        for m in row["methods"]
+        for s in row["seeds"]
+    ]
+
+
+PEAKS = {  # peak lists of built structures (the others are out of scope)
+    n: e
+    for n, e in (config.get("measured_peaks") or {}).items()
+    if e["structure"] in SHEET.built
+}
+
+
+# ------------------------------------------------------ uncalibrated force
+# The force-scale study (config force_scale; workflow/rules/robustness.smk).
+FORCE_SCALE = config.get("force_scale") or {}
+
+
+def force_scale_lm():
+    """The LM variants file of the force-scale study, if configured."""
+    case = FORCE_SCALE.get("lm")
+    if not case or case["structure"] not in SHEET.built:
+        return []
+    return [
+        path(
+            "baseline",
+            "_variants_force_scale.json",
+            method="lm_shooting",
+            seed=0,
+            **case,
+        )
+    ]
+
+
+def force_scale_true():
+    """The force miscalibration of the study's protocol."""
+    rows = SHEET.studies["force_scale"]
+    case = rows[0] if rows else FORCE_SCALE.get("lm")
+    if not case:
+        return 1.0
+    return entry("protocols", case["structure"], case["protocol"]).get(
+        "true_force_scale", 1.0
+    )

@@ -2,51 +2,6 @@
 # structure, with protocol 'measured'; screened before, identified by the
 # baseline rules unchanged, assessed and summarised after.
 
-MEASURED_NAMES = [row["record"] for row in SHEET.measured]
-MEASURED_RE = (
-    "|".join(MEASURED_NAMES) if MEASURED_NAMES else "(?!x)x"
-)  # none: never matches
-
-
-def measured(wildcards):
-    """The config entry of a measured record."""
-    return SHEET.measured_entry(wildcards.structure, wildcards.record)
-
-
-def measured_row(wildcards):
-    """The run-sheet row of a measured record, by its name."""
-    return next(r for r in SHEET.measured if r["record"] == wildcards.record)
-
-
-def measured_path(wildcards, kind, suffix=""):
-    """A file of a measured record, by its name."""
-    row = measured_row(wildcards)
-    return path(
-        kind,
-        suffix,
-        structure=row["structure"],
-        record=row["record"],
-        protocol="measured",
-    )
-
-
-def measured_results(wildcards):
-    """Every identification result of a measured record (methods x seeds)."""
-    row = measured_row(wildcards)
-    return [
-        path(
-            "baseline",
-            ".json",
-            method=m,
-            structure=row["structure"],
-            record=row["record"],
-            protocol="measured",
-            seed=s,
-        )
-        for m in row["methods"]
-        for s in row["seeds"]
-    ]
-
 
 rule import_measured_record:
     input:
@@ -124,13 +79,6 @@ rule make_measured_summary:
         tol_rel=ASSESS.get("tol_rel", 1e-8),
     script:
         "../scripts/make_measured_summary.py"
-
-
-PEAKS = {  # peak lists of built structures (the others are out of scope)
-    n: e
-    for n, e in (config.get("measured_peaks") or {}).items()
-    if e["structure"] in SHEET.built
-}
 
 
 rule identify_measured_peaks:

@@ -92,36 +92,6 @@ rule compute_bar_stiffness_sensitivity:
 # An uncalibrated force channel (beyond the seed; config 'force_scale'): PINN
 # rows with and without fit_force_scale, LM shooting with the force known or
 # fitted (the baseline variants study 'force_scale').
-FORCE_SCALE = config.get("force_scale") or {}
-
-
-def force_scale_lm():
-    """The LM variants file of the force-scale study, if configured."""
-    case = FORCE_SCALE.get("lm")
-    if not case or case["structure"] not in SHEET.built:
-        return []
-    return [
-        path(
-            "baseline",
-            "_variants_force_scale.json",
-            method="lm_shooting",
-            seed=0,
-            **case,
-        )
-    ]
-
-
-def force_scale_true():
-    """The force miscalibration of the study's protocol."""
-    rows = SHEET.studies["force_scale"]
-    case = rows[0] if rows else FORCE_SCALE.get("lm")
-    if not case:
-        return 1.0
-    return entry("protocols", case["structure"], case["protocol"]).get(
-        "true_force_scale", 1.0
-    )
-
-
 rule make_force_scale_table:
     input:
         runs=paths(
