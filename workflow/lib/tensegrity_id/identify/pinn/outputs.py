@@ -22,6 +22,10 @@ __all__ = ["write_run"]
 SERIES_KEYS = ("t", "true", "resim", "network")
 
 
+def _g(v) -> str:
+    return "None" if v is None else f"{v:.3g}"
+
+
 def write_run(result: dict, json_path, history_path, series_path, log=None) -> dict:
     """Write one run's three files; ``result`` loses its ``_history`` and ``_series`` entries.
 
@@ -38,11 +42,11 @@ def write_run(result: dict, json_path, history_path, series_path, log=None) -> d
     if log is not None:
         e = result["errors"]
         log.info(
-            "seed %d: max sigma error %.3g %%, c error %.3g %%, held-out ratio %s, reconstruction %s %%, "
-            "re-simulation %s %%, outcome %s",
+            "seed %d: max sigma error %s %%, c error %s %% (None: no exact values), held-out ratio %s, "
+            "reconstruction %s %%, re-simulation %s %%, outcome %s",
             result["seed"],
-            e["sigma_max_pct"],
-            e["c_pct"],
+            _g(e["sigma_max_pct"]),
+            _g(e["c_pct"]),
             result["held_out_ratio"],
             result["reconstruction_pct"],
             result["resimulation_pct"],
