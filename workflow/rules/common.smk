@@ -245,6 +245,13 @@ def labels(rows, *keys):
 
 # ------------------------------------------------------- measured records
 # Your own records (config measured, measured_peaks; workflow/rules/measured.smk).
+# measured records (config 'measured', workflow/rules/measured.smk) are not simulated
+# (a name is excluded where no name character follows it: the path goes on after it)
+NOT_MEASURED = (
+    "".join(f"(?!{row['record']}(?![a-z0-9_]))" for row in SHEET.measured)
+    + "[a-z0-9_]+"
+)
+
 MEASURED_NAMES = [row["record"] for row in SHEET.measured]
 MEASURED_RE = (
     "|".join(MEASURED_NAMES) if MEASURED_NAMES else "(?!x)x"

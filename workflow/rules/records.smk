@@ -1,12 +1,5 @@
 # Stage 2: forward records, slackening thresholds, sensor data, modal analysis.
 
-# measured records (config 'measured', workflow/rules/measured.smk) are not simulated
-# (a name is excluded where no name character follows it: the path goes on after it)
-NOT_MEASURED = (
-    "".join(f"(?!{row['record']}(?![a-z0-9_]))" for row in SHEET.measured)
-    + "[a-z0-9_]+"
-)
-
 
 rule compute_threshold:
     input:

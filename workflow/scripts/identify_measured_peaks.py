@@ -6,11 +6,10 @@ class and margin in N/m of the scaled prestress and of the design;
 tensegrity_id.validation.peaks) and ``results/tables/peaks_{name}.{csv,md}``.
 """
 
-import pandas as pd
 from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import write_table
-from tensegrity_id.validation.peaks import peaks_identification, read_peaks_csv
+from tensegrity_id.validation.peaks import peaks_identification, peaks_table, read_peaks_csv
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 inp, out, wc = snakemake.input, snakemake.output, snakemake.wildcards  # noqa: F821
@@ -26,33 +25,6 @@ log.info(
     res["assessment"]["margin"],
 )
 write_json(out.json, res)
-rows = [
-    {"peak": k + 1, "mode": m, "measured Hz": f"{f:.4g}", "model Hz": f"{g:.4g}", "residual Hz": f"{r:+.3g}"}
-    for k, (m, f, g, r) in enumerate(
-        zip(res["assignment"], res["peaks_hz"], res["model_hz"], res["residual_hz"], strict=True)
-    )
-]
-se = res["scale_std_error"]
-rows.append(
-    {
-        "peak": "scale",
-        "mode": "",
-        "measured Hz": "",
-        "model Hz": f"{res['scale']:.4f}" + ("" if se is None else f" +- {se:.2g}"),
-        "residual Hz": f"RMS {res['rms_residual_hz']:.3g}",
-    }
-)
-rows.append(
-    {
-        "peak": "class",
-        "mode": "",
-        "measured Hz": "",
-        "model Hz": f"{res['assessment']['class']} (margin {res['assessment']['margin']:.4g} N/m)",
-        "residual Hz": "design: {} ({:.4g} N/m)".format(
-            res["design_assessment"]["class"], res["design_assessment"]["margin"]
-        ),
-    }
-)
 write_table(
-    pd.DataFrame(rows), out.csv, out.md, title=f"Peaks '{wc.name}' of '{res['structure']}': prestress scale"
+    peaks_table(res), out.csv, out.md, title=f"Peaks '{wc.name}' of '{res['structure']}': prestress scale"
 )

@@ -31,14 +31,13 @@ Conventions
 from __future__ import annotations
 
 from math import comb
-from pathlib import Path
 
 import numpy as np
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.excitation import sampled_forcing
 from .record_csv import MeasuredRecord, RecordFileError
-from .runio import write_json
+from .runio import write_json, write_npz
 
 __all__ = [
     "MEASURED_PROTOCOL",
@@ -263,17 +262,8 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     return {"record": record, "sensors": sensors, "meta": meta}
 
 
-def _savez(path, arrays: dict) -> None:
-    """Write an ``.npz`` through a temporary file (a crash leaves no half-written file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
-
-
 def save_measured(out: dict, record_npz, record_json, sensors_npz) -> None:
     """Write :func:`measured_record`'s result as the workflow's record, metadata and sensor files."""
-    _savez(record_npz, out["record"])
-    _savez(sensors_npz, out["sensors"])
+    write_npz(record_npz, **out["record"])
+    write_npz(sensors_npz, **out["sensors"])
     write_json(record_json, out["meta"])

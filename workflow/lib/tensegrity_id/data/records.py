@@ -22,14 +22,13 @@ max_length_error_m, max_energy_error_rel, n_transitions}``.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import numpy as np
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.excitation import Forcing, make_forcing, sampled_forcing
 from ..mechanics.simulate import Record, SimulationError, simulate
-from .runio import write_json
+from .runio import write_json, write_npz
 
 __all__ = [
     "drive_coords",
@@ -258,11 +257,8 @@ def save_record(
     extra: dict | None = None,
 ) -> dict:
     """Write a record and its metadata (with ``extra`` keys); returns the metadata."""
-    npz_path = Path(npz_path)
-    npz_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = npz_path.with_name(f".{npz_path.stem}.tmp.npz")
-    np.savez_compressed(
-        tmp,
+    write_npz(
+        npz_path,
         t=rec.t,
         q=rec.q,
         qd=rec.qd,
@@ -281,7 +277,6 @@ def save_record(
         W=rec.energy["W"],
         free=dyn.free,
     )
-    tmp.replace(npz_path)
     meta = {
         "structure": dyn.structure.name,
         "structure_digest": dyn.structure.digest(),

@@ -1,4 +1,4 @@
-"""Small I/O helpers for the rule scripts: logs and atomic JSON files."""
+"""Small I/O helpers for the rule scripts: logs and atomic JSON and ``.npz`` files."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["setup_log", "write_json", "read_json", "split_runs"]
+import numpy as np
+
+__all__ = ["setup_log", "write_json", "write_npz", "read_json", "split_runs"]
 
 
 def setup_log(path, name: str = "tensegrity_id") -> logging.Logger:
@@ -40,6 +42,20 @@ def write_json(path, obj) -> None:
         with os.fdopen(fd, "w") as fh:
             json.dump(obj, fh, indent=1, sort_keys=False)
             fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_npz(path, **arrays) -> None:
+    """Write arrays as a compressed ``.npz`` through a temporary file, so no partial file is left."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -24,7 +24,7 @@ from .scoring import with_force_scale
 
 __all__ = ["FAILED_RESIDUAL", "shooting_residual", "sensor_records", "shooting_fisher"]
 
-log = logging.getLogger("tensegrity_id.identify.shooting")
+log = logging.getLogger(__name__)
 FAILED_RESIDUAL = 1e3
 """Residual (noise standard deviations) of every sample when a simulation fails."""
 

@@ -22,13 +22,14 @@ import csv
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from ..analysis.assessment import assess
 from ..mechanics.dynamics import Dynamics
 from .hexprism import fit_prestress_scale, line_frequencies
 from .modal_fit import ModalFamily
 
-__all__ = ["PeakFileError", "read_peaks_csv", "peaks_identification"]
+__all__ = ["PeakFileError", "read_peaks_csv", "peaks_identification", "peaks_table"]
 
 
 class PeakFileError(ValueError):
@@ -114,3 +115,42 @@ def peaks_identification(structure, peaks: dict, *, tol_rel: float = 1e-8, rel_s
         "design_assessment": {"class": design["class"], "margin": design["lambda_min"]},
         "model": "design prestress x one scale; cable EA and masses as designed (seed 4.10)",
     }
+
+
+def peaks_table(res: dict) -> pd.DataFrame:
+    """Rows of :func:`peaks_identification`'s result: per peak measured, model and residual (Hz),
+    then the scale with its standard error, and the class and margin against the design's."""
+    rows = [
+        {
+            "peak": k + 1,
+            "mode": m,
+            "measured Hz": f"{f:.4g}",
+            "model Hz": f"{g:.4g}",
+            "residual Hz": f"{r:+.3g}",
+        }
+        for k, (m, f, g, r) in enumerate(
+            zip(res["assignment"], res["peaks_hz"], res["model_hz"], res["residual_hz"], strict=True)
+        )
+    ]
+    se = res["scale_std_error"]
+    rows.append(
+        {
+            "peak": "scale",
+            "mode": "",
+            "measured Hz": "",
+            "model Hz": f"{res['scale']:.4f}" + ("" if se is None else f" +- {se:.2g}"),
+            "residual Hz": f"RMS {res['rms_residual_hz']:.3g}",
+        }
+    )
+    rows.append(
+        {
+            "peak": "class",
+            "mode": "",
+            "measured Hz": "",
+            "model Hz": f"{res['assessment']['class']} (margin {res['assessment']['margin']:.4g} N/m)",
+            "residual Hz": "design: {} ({:.4g} N/m)".format(
+                res["design_assessment"]["class"], res["design_assessment"]["margin"]
+            ),
+        }
+    )
+    return pd.DataFrame(rows)
