@@ -356,6 +356,8 @@ SENSORS |= {"screen_measured_record"}  # loads the measured record as a problem
         # the measured-data validation: its own stage only
         ("validation/simplex.py", SIMPLEX_RULES),
         ("report/tables.py", TABLES | {"springrod_example"}),
+        # the independent forward model: its cross-check and Table 2 only
+        ("mechanics/quaternion.py", {"crosscheck_quaternion", "make_table2"}),
     ],
 )
 def test_editing_one_module_reruns_exactly_its_dependents(workdir, module, expected):

@@ -148,6 +148,14 @@ def test_default_run_sheet_counts(default_config):
     }
     assert sheet.pinn_records("x1", "taut_pool") == ["taut_p6", "taut_1pt", "taut_p14"]
     assert sheet.table6_on and len(sheet.table6_baselines) == 6 and len(sheet.table6_regression) == 2
+    # the quaternion cross-check: six class-1 suite records and the free-floating impulse
+    assert len(sheet.crosscheck) == 6 and list(sheet.crosscheck_extra) == ["hexprism_impulse"]
+    assert [r["structure"] for r in sheet.crosscheck_structures()] == [
+        "x1",
+        "prism45",
+        "prism30_zg",
+        "hexprism",
+    ]
 
 
 def test_test_config_scope_drops_unbuilt_structures(repo):
@@ -159,6 +167,7 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     kept = {r["record"] for r in sheet.records if r["structure"] == "x1"}  # model-form and impulse dropped
     assert kept == {"taut_1pt", "slack_1pt", "taut_p6", "taut_p14", "taut_1pt_mass"}
     assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
+    assert {r["structure"] for r in sheet.crosscheck} == {"x1", "prism45"} and sheet.crosscheck_extra == {}
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
     # Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor),
@@ -221,6 +230,11 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
             },
             "table9.baselines[0]",
             "structure 'nope'",
+        ),
+        (
+            {"quaternion_crosscheck": {"records": [{"structure": "x1", "record": "slak_1pt"}]}},
+            "quaternion_crosscheck.records[0]",
+            "record 'slak_1pt'",
         ),
     ],
 )

@@ -91,3 +91,30 @@ rule compute_modal:
         mem_mb=1000,
     script:
         "../scripts/compute_modal.py"
+
+
+rule crosscheck_quaternion:
+    input:
+        structures=paths("structure", SHEET.crosscheck_structures()),
+        records=paths("record", SHEET.crosscheck, ".json"),
+        lib=lib("crosscheck_quaternion"),
+    output:
+        json=path("quaternion_crosscheck"),
+    log:
+        logs("crosscheck_quaternion.log"),
+    benchmark:
+        benchmarks("crosscheck_quaternion.tsv")
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=20,
+        mem_mb=1000,
+    params:
+        structures=[r["structure"] for r in SHEET.crosscheck_structures()],
+        records=SHEET.crosscheck,
+        extra=SHEET.crosscheck_extra,
+        sim=config["simulation"],
+        settings=config["quaternion_crosscheck"],
+    script:
+        "../scripts/crosscheck_quaternion.py"

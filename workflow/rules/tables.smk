@@ -32,6 +32,11 @@ rule make_table2:
         modal=paths("modal", [{"structure": s} for s in SHEET.modal]),
         records=paths("record", SHEET.records, ".json"),
         residual=rules.verify_residual.output.json if SHEET.records else [],
+        crosscheck=(
+            rules.crosscheck_quaternion.output.json
+            if SHEET.crosscheck or SHEET.crosscheck_extra
+            else []
+        ),
         lib=lib("make_table2"),
     output:
         csv=path("table", ".csv", table="table2"),

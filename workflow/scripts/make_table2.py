@@ -6,7 +6,9 @@ Outputs ``results/tables/table2.csv`` and ``.md``: columns ``check`` (text),
 physics residual against the simulator's state derivatives (slack included),
 at the exact parameters on the records, and the smoothed law's peak bias
 (from ``results/values/residual_checks.json``); simulator against
-classical-limit truss frequencies; bar-length drift (m) and relative
+classical-limit truss frequencies; the Cartesian simulator against the
+independent quaternion model (state derivatives and node positions, from
+``results/values/quaternion_crosscheck.json``); bar-length drift (m) and relative
 energy-balance error along every record.  Later stages add their rows.
 """
 
@@ -21,6 +23,8 @@ for p, name in zip(snakemake.input.records, snakemake.params.records, strict=Tru
     m["record"] = name
     metas.append(m)
 residual = read_json(snakemake.input.residual)["summary"] if snakemake.input.get("residual") else None  # noqa: F821
-df = table2(modal, metas, residual)
+cross = snakemake.input.get("crosscheck")  # noqa: F821
+crosscheck = read_json(cross)["summary"] if cross else None
+df = table2(modal, metas, residual, crosscheck)
 log.info("\n%s", df.to_string(index=False))
 write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 2: verification checks")  # noqa: F821

@@ -6,7 +6,9 @@ Modules
     (equilibrium matrix, counts, prestress LP and self-stress), feasibility,
     cables (the single tension-only cable law), dynamics (constrained Cartesian
     equations of motion), excitation, simulate (event-tracked integration),
-    modal (small oscillations and tangent stiffness).
+    modal (small oscillations and tangent stiffness), quaternion (seed 002's
+    class-1 quaternion dynamics: an independent forward model sharing no
+    dynamics code), crosscheck (the Cartesian simulator against it).
 """
 
 from .._lazy import attach
@@ -85,6 +87,12 @@ _EXPORTS = {
     "geometric_fractions": "modal",
     "truss_frequencies": "modal",
     "truss_limit_frequencies": "modal",
+    "ClassOneError": "quaternion",
+    "QuaternionModel": "quaternion",
+    "QuaternionRecord": "quaternion",
+    "simulate_quaternion": "quaternion",
+    "crosscheck": "crosscheck",
+    "run_crosschecks": "crosscheck",
 }
 """Public name -> its module (imported on first access)."""
 

@@ -46,6 +46,7 @@ PATHS = {
     "seed_study": "values/seed_study_{row}.json",
     "flexible_bars": "values/flexible_bar_convergence.json",
     "member_model": "values/member_model_adequacy.json",
+    "quaternion_crosscheck": "values/quaternion_crosscheck.json",
     "bar_stiffness": "values/bar_stiffness_sensitivity.json",
     "study_values": "values/{figure}.json",
     "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",

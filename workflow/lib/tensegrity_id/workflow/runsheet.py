@@ -186,6 +186,13 @@ class RunSheet:
             self.grouping.append({**case, "cables": list(g["cables"])})
         reg = config.get("identify", {}).get("regression", {})
         self.regression = self._record_refs("identify.regression.cases", reg.get("cases", []))
+        qc = config.get("quaternion_crosscheck", {})
+        self.crosscheck = self._record_refs("quaternion_crosscheck.records", qc.get("records", []))
+        self.crosscheck_extra = {
+            name: dict(e)
+            for name, e in (qc.get("extra") or {}).items()
+            if self._in_scope(f"quaternion_crosscheck.extra.{name}", e["structure"])
+        }
         self._pinn_sheet(config, pinn)
         self._baseline_sheet(config)
         self._assessment_sheet(config)
@@ -405,6 +412,13 @@ class RunSheet:
     def record_structures(self) -> list[dict]:
         """``{structure}`` rows of the structures that have records, in order."""
         return [{"structure": s} for s in dict.fromkeys(r["structure"] for r in self.records)]
+
+    def crosscheck_structures(self) -> list[dict]:
+        """``{structure}`` rows of the quaternion cross-check (suite records, then the extra ones)."""
+        names = [r["structure"] for r in self.crosscheck] + [
+            e["structure"] for e in self.crosscheck_extra.values()
+        ]
+        return [{"structure": s} for s in dict.fromkeys(names)]
 
     def pinn_records(self, structure: str, record: str) -> list[str]:
         """The records of a PINN case: a group of pooled records, or the record itself."""
