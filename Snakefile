@@ -50,6 +50,9 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 
 
+report: "workflow/report/workflow.rst"
+
+
 # Cheap rules run on the submitting host under a cluster executor.
 localrules:
     all,
@@ -88,6 +91,10 @@ localrules:
     make_measured_summary,
     identify_measured_peaks,
     make_force_scale_table,
+    make_table1,
+    make_tableS2,
+    make_scorecard,
+    plot_fig2,
 
 
 rule all:
@@ -120,6 +127,23 @@ rule all:
         sensors=paths("sensors", SHEET.sensors),
         modal=paths("modal", [{"structure": s} for s in SHEET.modal]),
         table2=rules.make_table2.output,
+        crosscheck=(
+            rules.crosscheck_quaternion.output
+            if SHEET.crosscheck or SHEET.crosscheck_extra
+            else []
+        ),
+        table1=(
+            [path("table", ext, table="table1") for ext in (".csv", ".md")]
+            if SHEET.table1
+            else []
+        ),
+        tableS2=[path("table", ext, table="tableS2") for ext in (".csv", ".md")],
+        scorecard=[path("table", ext, table="scorecard") for ext in (".csv", ".md")],
+        fig2=(
+            path("figure", ".png", figure="fig2_network")
+            if config["fig2"]["structure"] in SHEET.built
+            else []
+        ),
         fisher=paths("fisher", SHEET.fisher),
         fig3=rules.plot_fig3.output if SHEET.fig3 else [],
         series=paths("series", [{"structure": s} for s in SHEET.series]),
@@ -200,3 +224,7 @@ rule all:
         baseline_figure=rules.plot_baselines.output if SHEET.landscape else [],
         record_figures=paths("record_figure", SHEET.figure_records, ".png"),
         energy_figures=paths("energy_figure", SHEET.energy_records, ".png"),
+
+
+# after `rule all`: the scorecard reads the results files its inputs name
+include: "workflow/rules/report.smk"

@@ -337,3 +337,12 @@ def test_schema_settings_agree_with_the_pinn_settings(repo):
 def test_shipped_configs_pass(repo):
     for name in ("test", "paper", "example_measured"):
         check_config(merged(repo, name), repo / "config/schema.yaml")
+
+
+def test_config_readme_is_current(repo):
+    """config/README.md is generated from the schema and the two configs: regenerate it when they change."""
+    from tensegrity_id.workflow.config_doc import config_readme
+
+    text = (repo / "config/README.md").read_text()
+    assert text == config_readme(repo), "run: python -m tensegrity_id.workflow.config_doc"
+    assert "## `quaternion_crosscheck`" in text and "- paper:" in text

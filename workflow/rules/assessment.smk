@@ -94,7 +94,13 @@ rule plot_figS3:
         lib=lib("plot_figS3"),
     output:
         pdf=path("figure", ".pdf", figure="figS3_assessment"),
-        png=path("figure", ".png", figure="figS3_assessment"),
+        png=report(
+            path("figure", ".png", figure="figS3_assessment"),
+            caption="../report/figS3.rst",
+            category="8 Assessment",
+            subcategory="Figures",
+            labels={"figure": "Figure S3"},
+        ),
     log:
         logs("plot_figS3.log"),
     conda:
@@ -122,7 +128,13 @@ rule make_table9:
         ),
         lib=lib("make_table9"),
     output:
-        csv=path("table", ".csv", table="table9"),
+        csv=report(
+            path("table", ".csv", table="table9"),
+            caption="../report/table9.rst",
+            category="8 Assessment",
+            subcategory="Tables",
+            labels={"table": "Table 9"},
+        ),
         md=path("table", ".md", table="table9"),
     log:
         logs("make_table9.log"),
@@ -144,7 +156,13 @@ rule plot_figS2:
         lib=lib("plot_figS2"),
     output:
         pdf=path("figure", ".pdf", figure="figS2_spectra"),
-        png=path("figure", ".png", figure="figS2_spectra"),
+        png=report(
+            path("figure", ".png", figure="figS2_spectra"),
+            caption="../report/figS2.rst",
+            category="8 Assessment",
+            subcategory="Figures",
+            labels={"figure": "Figure S2"},
+        ),
     log:
         logs("plot_figS2.log"),
     conda:
@@ -164,7 +182,13 @@ rule plot_figS1:
         lib=lib("plot_figS1"),
     output:
         pdf=path("figure", ".pdf", figure="figS1_classic_forms"),
-        png=path("figure", ".png", figure="figS1_classic_forms"),
+        png=report(
+            path("figure", ".png", figure="figS1_classic_forms"),
+            caption="../report/figS1.rst",
+            category="8 Assessment",
+            subcategory="Figures",
+            labels={"figure": "Figure S1"},
+        ),
     log:
         logs("plot_figS1.log"),
     conda:

@@ -335,3 +335,39 @@ def force_scale_true():
     return entry("protocols", case["structure"], case["protocol"]).get(
         "true_force_scale", 1.0
     )
+
+
+# ---------------------------------------------------------------- report
+def study_config():
+    """The config sections Table S2 reads (a changed value re-runs only it)."""
+    keys = ("simulation", "structures", "build", "records", "protocols")
+    out = {k: config.get(k) for k in keys}
+    pinn = config["identify"]["pinn"]
+    out["identify"] = {
+        "pinn": {k: pinn.get(k) for k in ("sigma0", "c0", "settings", "runs")}
+    }
+    return out
+
+
+def published_tables():
+    """The published tables (resources/published/*.csv) that the claims expand."""
+    import yaml
+
+    raw = yaml.safe_load(open(config["scorecard"]["claims"]))
+    return sorted({c["published"] for c in raw if "published" in c})
+
+
+def scorecard_sources():
+    """The claims' results files that this configuration's default target produces.
+
+    A file outside it (another config's run, left on disk) is never read: its
+    claims count as not produced here.
+    """
+    from tensegrity_id.report.scorecard import claim_files, load_claims
+
+    produced = {str(f) for f in rules.all.input}
+    return [
+        f
+        for f in claim_files(load_claims(config["scorecard"]["claims"]))
+        if f in produced
+    ]

@@ -9,7 +9,13 @@ rule plot_fig1:
         lib=lib("plot_fig1"),
     output:
         pdf=path("figure", ".pdf", figure="fig1_structures"),
-        png=path("figure", ".png", figure="fig1_structures"),
+        png=report(
+            path("figure", ".png", figure="fig1_structures"),
+            caption="../report/fig1.rst",
+            category="1 Structures",
+            subcategory="Figures",
+            labels={"figure": "Figure 1"},
+        ),
     log:
         logs("plot_fig1.log"),
     conda:
@@ -28,7 +34,13 @@ rule plot_record:
         lib=lib("plot_record"),
     output:
         pdf=path("record_figure", ".pdf"),
-        png=path("record_figure", ".png"),
+        png=report(
+            path("record_figure", ".png"),
+            caption="../report/record.rst",
+            category="2 Records and verification",
+            subcategory="Example records",
+            labels={"structure": "{structure}", "record": "{record}"},
+        ),
     log:
         logs("plot_record/{structure}/{record}.log"),
     conda:
@@ -47,7 +59,13 @@ rule plot_energy_balance:
         lib=lib("plot_energy_balance"),
     output:
         pdf=path("energy_figure", ".pdf"),
-        png=path("energy_figure", ".png"),
+        png=report(
+            path("energy_figure", ".png"),
+            caption="../report/figS4_energy.rst",
+            category="2 Records and verification",
+            subcategory="Figure S4: energy balance",
+            labels={"structure": "{structure}", "record": "{record}"},
+        ),
     log:
         logs("plot_energy_balance/{structure}/{record}.log"),
     conda:
@@ -67,7 +85,13 @@ rule plot_fig3:
         lib=lib("plot_fig3"),
     output:
         pdf=path("figure", ".pdf", figure="fig3_identifiability"),
-        png=path("figure", ".png", figure="fig3_identifiability"),
+        png=report(
+            path("figure", ".png", figure="fig3_identifiability"),
+            caption="../report/fig3.rst",
+            category="3 Identifiability",
+            subcategory="Figures",
+            labels={"figure": "Figure 3"},
+        ),
     log:
         logs("plot_fig3.log"),
     conda:
@@ -89,7 +113,13 @@ rule plot_fig4:
         lib=lib("plot_fig4"),
     output:
         pdf=path("figure", ".pdf", figure="fig4_identification"),
-        png=path("figure", ".png", figure="fig4_identification"),
+        png=report(
+            path("figure", ".png", figure="fig4_identification"),
+            caption="../report/fig4.rst",
+            category="4 Identification",
+            subcategory="Figures",
+            labels={"figure": "Figure 4"},
+        ),
     log:
         logs("plot_fig4.log"),
     conda:
@@ -108,7 +138,13 @@ rule plot_fig5:
         lib=lib("plot_fig5"),
     output:
         pdf=path("figure", ".pdf", figure="fig5_resimulation"),
-        png=path("figure", ".png", figure="fig5_resimulation"),
+        png=report(
+            path("figure", ".png", figure="fig5_resimulation"),
+            caption="../report/fig5.rst",
+            category="4 Identification",
+            subcategory="Figures",
+            labels={"figure": "Figure 5"},
+        ),
     log:
         logs("plot_fig5.log"),
     conda:
@@ -142,7 +178,13 @@ rule plot_baselines:
         lib=lib("plot_baselines"),
     output:
         pdf=path("figure", ".pdf", figure="baselines"),
-        png=path("figure", ".png", figure="baselines"),
+        png=report(
+            path("figure", ".png", figure="baselines"),
+            caption="../report/baselines.rst",
+            category="5 Baselines",
+            subcategory="Figures",
+            labels={"figure": "Baselines figure"},
+        ),
     log:
         logs("plot_baselines.log"),
     conda:
@@ -166,7 +208,13 @@ rule plot_fig6:
         lib=lib("plot_fig6"),
     output:
         pdf=path("figure", ".pdf", figure="fig6_prism_series"),
-        png=path("figure", ".png", figure="fig6_prism_series"),
+        png=report(
+            path("figure", ".png", figure="fig6_prism_series"),
+            caption="../report/fig6.rst",
+            category="4 Identification",
+            subcategory="Figures",
+            labels={"figure": "Figure 6"},
+        ),
         json=path("study_values", figure="fig6_prism_series"),
     log:
         logs("plot_fig6.log"),
@@ -192,7 +240,13 @@ rule plot_fig7:
         lib=lib("plot_fig7"),
     output:
         pdf=path("figure", ".pdf", figure="fig7_bridge"),
-        png=path("figure", ".png", figure="fig7_bridge"),
+        png=report(
+            path("figure", ".png", figure="fig7_bridge"),
+            caption="../report/fig7.rst",
+            category="4 Identification",
+            subcategory="Figures",
+            labels={"figure": "Figure 7"},
+        ),
         json=path("study_values", figure="fig7_bridge"),
     log:
         logs("plot_fig7.log"),

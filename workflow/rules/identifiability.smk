@@ -33,7 +33,13 @@ rule compute_prism_series:
     output:
         json=path("series"),
         pdf=path("series_figure", ".pdf"),
-        png=path("series_figure", ".png"),
+        png=report(
+            path("series_figure", ".png"),
+            caption="../report/prism_series.rst",
+            category="3 Identifiability",
+            subcategory="Prestress series",
+            labels={"structure": "{structure}"},
+        ),
     log:
         logs("compute_prism_series/{structure}.log"),
     conda:

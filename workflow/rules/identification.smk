@@ -195,7 +195,13 @@ rule springrod_example:
         lib=lib("springrod_example"),
     output:
         json=path("springrod"),
-        csv=path("table", ".csv", table="springrod"),
+        csv=report(
+            path("table", ".csv", table="springrod"),
+            caption="../report/springrod.rst",
+            category="5 Baselines",
+            subcategory="Tables",
+            labels={"table": "Spring-rod example (seed 001)"},
+        ),
         md=path("table", ".md", table="springrod"),
     log:
         logs("springrod_example.log"),

@@ -63,7 +63,13 @@ rule make_measured_summary:
         lib=lib("make_measured_summary"),
     output:
         json=path("table", ".json", table="measured_{record}"),
-        csv=path("table", ".csv", table="measured_{record}"),
+        csv=report(
+            path("table", ".csv", table="measured_{record}"),
+            caption="../report/measured_record.rst",
+            category="7 Measured data",
+            subcategory="Your own records",
+            labels={"record": "{record}"},
+        ),
         md=path("table", ".md", table="measured_{record}"),
     log:
         logs("make_measured_summary/{record}.log"),
@@ -88,7 +94,13 @@ rule identify_measured_peaks:
         lib=lib("identify_measured_peaks"),
     output:
         json=path("peaks"),
-        csv=path("table", ".csv", table="peaks_{name}"),
+        csv=report(
+            path("table", ".csv", table="peaks_{name}"),
+            caption="../report/peaks.rst",
+            category="7 Measured data",
+            subcategory="Peak lists",
+            labels={"name": "{name}"},
+        ),
         md=path("table", ".md", table="peaks_{name}"),
     log:
         logs("identify_measured_peaks/{name}.log"),

@@ -102,7 +102,13 @@ rule make_force_scale_table:
         lm=force_scale_lm(),
         lib=lib("make_force_scale_table"),
     output:
-        csv=path("table", ".csv", table="force_scale"),
+        csv=report(
+            path("table", ".csv", table="force_scale"),
+            caption="../report/force_scale.rst",
+            category="6 Robustness",
+            subcategory="Tables",
+            labels={"table": "Uncalibrated force channel"},
+        ),
         md=path("table", ".md", table="force_scale"),
     log:
         logs("make_force_scale_table.log"),

@@ -12,7 +12,13 @@ rule make_table_s3:
         published="resources/published/table_s3.csv",
         lib=lib("make_table_s3"),
     output:
-        csv=path("table", ".csv", table="table_s3"),
+        csv=report(
+            path("table", ".csv", table="table_s3"),
+            caption="../report/table_s3.rst",
+            category="1 Structures",
+            subcategory="Tables",
+            labels={"table": "Table S3"},
+        ),
         md=path("table", ".md", table="table_s3"),
         totals=path("table_s3_totals"),
     log:
@@ -39,7 +45,13 @@ rule make_table2:
         ),
         lib=lib("make_table2"),
     output:
-        csv=path("table", ".csv", table="table2"),
+        csv=report(
+            path("table", ".csv", table="table2"),
+            caption="../report/table2.rst",
+            category="2 Records and verification",
+            subcategory="Tables",
+            labels={"table": "Table 2"},
+        ),
         md=path("table", ".md", table="table2"),
     log:
         logs("make_table2.log"),
@@ -60,7 +72,13 @@ rule make_table5:
         runs=paths("pinn", SHEET.table5, ".json"),
         lib=lib("make_table5"),
     output:
-        csv=path("table", ".csv", table="table5"),
+        csv=report(
+            path("table", ".csv", table="table5"),
+            caption="../report/table5.rst",
+            category="4 Identification",
+            subcategory="Tables",
+            labels={"table": "Table 5"},
+        ),
         md=path("table", ".md", table="table5"),
     log:
         logs("make_table5.log"),
@@ -79,7 +97,13 @@ rule make_pinn_summary:
         runs=paths("pinn", SHEET.pinn, ".json"),
         lib=lib("make_pinn_summary"),
     output:
-        csv=path("table", ".csv", table="pinn_runs"),
+        csv=report(
+            path("table", ".csv", table="pinn_runs"),
+            caption="../report/pinn_runs.rst",
+            category="4 Identification",
+            subcategory="Tables",
+            labels={"table": "PINN runs"},
+        ),
         md=path("table", ".md", table="pinn_runs"),
     log:
         logs("make_pinn_summary.log"),
@@ -104,7 +128,13 @@ rule make_table6:
         published="resources/published/table6.csv",
         lib=lib("make_table6"),
     output:
-        csv=path("table", ".csv", table="table6"),
+        csv=report(
+            path("table", ".csv", table="table6"),
+            caption="../report/table6.rst",
+            category="5 Baselines",
+            subcategory="Tables",
+            labels={"table": "Table 6"},
+        ),
         md=path("table", ".md", table="table6"),
     log:
         logs("make_table6.log"),
@@ -137,7 +167,17 @@ for _key, _table in BENCH_TABLES.items():
             published=f"resources/published/{_table}.csv",
             lib=lib("make_bench_table"),
         output:
-            csv=path("table", ".csv", table=_table),
+            csv=report(
+                path("table", ".csv", table=_table),
+                caption=f"../report/{_table}.rst",
+                category=(
+                    "4 Identification"
+                    if _table in ("table3", "table4")
+                    else "6 Robustness"
+                ),
+                subcategory="Tables",
+                labels={"table": _table.replace("table", "Table ")},
+            ),
             md=path("table", ".md", table=_table),
         log:
             logs(f"make_{_table}.log"),
@@ -170,7 +210,13 @@ rule make_tableS5_baselines:
         baselines=paths("baseline", SHEET.table_s5_baselines, ".json"),
         lib=lib("make_tableS5_baselines"),
     output:
-        csv=path("table", ".csv", table="tableS5_baselines"),
+        csv=report(
+            path("table", ".csv", table="tableS5_baselines"),
+            caption="../report/tableS5_baselines.rst",
+            category="6 Robustness",
+            subcategory="Tables",
+            labels={"table": "Table S5 companion: baselines"},
+        ),
         md=path("table", ".md", table="tableS5_baselines"),
     log:
         logs("make_tableS5_baselines.log"),
@@ -197,7 +243,13 @@ rule make_silent_failures:
         hybrid=paths("pinn_lm", SHEET.pinn_lm, ".json"),
         lib=lib("make_silent_failures"),
     output:
-        csv=path("table", ".csv", table="silent_failures"),
+        csv=report(
+            path("table", ".csv", table="silent_failures"),
+            caption="../report/silent_failures.rst",
+            category="4 Identification",
+            subcategory="Tables",
+            labels={"table": "Silent failures"},
+        ),
         md=path("table", ".md", table="silent_failures"),
     log:
         logs("make_silent_failures.log"),
@@ -221,7 +273,13 @@ rule make_seed_study:
         published="resources/published/seed_study.yaml",
         lib=lib("make_seed_study"),
     output:
-        json=path("seed_study"),
+        json=report(
+            path("seed_study"),
+            caption="../report/seed_study.rst",
+            category="4 Identification",
+            subcategory="Seed study",
+            labels={"row": "{row}"},
+        ),
     log:
         logs("make_seed_study/{row}.log"),
     conda:

@@ -39,7 +39,13 @@ rule plot_fig8:
         lib=lib("plot_fig8"),
     output:
         pdf=path("figure", ".pdf", figure="fig8_hexprism"),
-        png=path("figure", ".png", figure="fig8_hexprism"),
+        png=report(
+            path("figure", ".png", figure="fig8_hexprism"),
+            caption="../report/fig8.rst",
+            category="7 Measured data",
+            subcategory="Figures",
+            labels={"figure": "Figure 8"},
+        ),
     log:
         logs("plot_fig8.log"),
     conda:
@@ -104,7 +110,13 @@ rule make_table8:
         records=[SIMPLEX_RECORDS[k] for k in sorted(SIMPLEX_RECORDS)],
         lib=lib("make_table8"),
     output:
-        csv=path("table", ".csv", table="table8"),
+        csv=report(
+            path("table", ".csv", table="table8"),
+            caption="../report/table8.rst",
+            category="7 Measured data",
+            subcategory="Tables",
+            labels={"table": "Table 8"},
+        ),
         md=path("table", ".md", table="table8"),
         json=path("simplex_prestress"),
     log:
@@ -151,7 +163,13 @@ rule plot_fig10:
         lib=lib("plot_fig10"),
     output:
         pdf=path("figure", ".pdf", figure="fig10_simplex"),
-        png=path("figure", ".png", figure="fig10_simplex"),
+        png=report(
+            path("figure", ".png", figure="fig10_simplex"),
+            caption="../report/fig10.rst",
+            category="7 Measured data",
+            subcategory="Figures",
+            labels={"figure": "Figure 10"},
+        ),
     log:
         logs("plot_fig10.log"),
     conda:
@@ -174,7 +192,13 @@ rule plot_fig11:
         lib=lib("plot_fig11"),
     output:
         pdf=path("figure", ".pdf", figure="fig11_simplex_law"),
-        png=path("figure", ".png", figure="fig11_simplex_law"),
+        png=report(
+            path("figure", ".png", figure="fig11_simplex_law"),
+            caption="../report/fig11.rst",
+            category="7 Measured data",
+            subcategory="Figures",
+            labels={"figure": "Figure 11"},
+        ),
     log:
         logs("plot_fig11.log"),
     conda:
@@ -192,7 +216,13 @@ rule make_table7:
         published=VALIDATION.get("leg", {}).get("published", []),
         lib=lib("make_table7"),
     output:
-        csv=path("table", ".csv", table="table7"),
+        csv=report(
+            path("table", ".csv", table="table7"),
+            caption="../report/table7.rst",
+            category="7 Measured data",
+            subcategory="Tables",
+            labels={"table": "Table 7"},
+        ),
         md=path("table", ".md", table="table7"),
     log:
         logs("make_table7.log"),
@@ -216,7 +246,13 @@ rule make_measured_validation:
         published="resources/published/measured_validation.yaml",
         lib=lib("make_measured_validation"),
     output:
-        csv=path("table", ".csv", table="measured_validation"),
+        csv=report(
+            path("table", ".csv", table="measured_validation"),
+            caption="../report/measured_validation.rst",
+            category="7 Measured data",
+            subcategory="Tables",
+            labels={"table": "Measured validation"},
+        ),
         md=path("table", ".md", table="measured_validation"),
     log:
         logs("make_measured_validation.log"),

@@ -47,6 +47,7 @@ PATHS = {
     "flexible_bars": "values/flexible_bar_convergence.json",
     "member_model": "values/member_model_adequacy.json",
     "quaternion_crosscheck": "values/quaternion_crosscheck.json",
+    "scorecard": "values/scorecard.json",
     "bar_stiffness": "values/bar_stiffness_sensitivity.json",
     "study_values": "values/{figure}.json",
     "baseline": "identify/{method}/{structure}/{record}/{protocol}_seed{seed}",

@@ -193,6 +193,16 @@ class RunSheet:
             for name, e in (qc.get("extra") or {}).items()
             if self._in_scope(f"quaternion_crosscheck.extra.{name}", e["structure"])
         }
+        t1 = config.get("table1", {})
+        self.table1 = [
+            s for i, s in enumerate(t1.get("structures", [])) if self._in_scope(f"table1.structures[{i}]", s)
+        ]
+        # prestress scales of each structure's records (Table 1's prestress series)
+        self.prestress_levels = {
+            s: sorted({float((spec or {}).get("prestress_scale", 1.0)) for spec in recs.values()})
+            for s, recs in self._records.items()
+            if s in self.table1
+        }
         self._pinn_sheet(config, pinn)
         self._baseline_sheet(config)
         self._assessment_sheet(config)

@@ -1,0 +1,235 @@
+"""The reproduction scorecard and the generated Tables 1 and S2."""
+
+import json
+import re
+
+import pandas as pd
+import pytest
+import yaml
+from tensegrity_id import build_structure, structure_report
+from tensegrity_id.report.scorecard import (
+    STATUSES,
+    ClaimError,
+    claim_files,
+    load_claims,
+    scorecard,
+    status_counts,
+    within,
+)
+from tensegrity_id.report.study_tables import table1, table_s2
+from tensegrity_id.workflow.paths import PATHS, RESULTS
+
+
+@pytest.fixture(scope="module")
+def claims(repo):
+    return load_claims(repo / "resources/published/claims.yaml", root=repo)
+
+
+def test_every_claim_has_a_section_a_value_a_tolerance_and_a_source(claims, repo):
+    assert len(claims) > 150
+    for c in claims:
+        assert c["section"] and c["quantity"] and c["paper"] not in (None, "")
+        assert ("source" in c) + ("private" in c) + ("todo" in c) == 1, c["id"]
+    # every results file a claim reads is one the workflow writes (a path template of paths.py)
+    patterns = [
+        re.compile(re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(f"{RESULTS}/{t}"))) for t in PATHS.values()
+    ]
+    for f in claim_files(claims):
+        assert any(p.fullmatch(f) or p.fullmatch(f.rsplit(".", 1)[0]) for p in patterns), f
+    # a claim's published table ships with the repository
+    raw = yaml.safe_load((repo / "resources/published/claims.yaml").read_text())
+    assert all((repo / e["published"]).exists() for e in raw if "published" in e)
+
+
+@pytest.mark.parametrize(
+    "paper, here, tol, ok",
+    [
+        (52.2, 52.24, "precision", True),
+        (52.2, 52.26, "precision", False),
+        (25, 25.4, "precision", True),
+        (0.2091, 0.2095, "rel:0.005", True),
+        (0.2091, 0.2105, "rel:0.005", False),
+        (1e-15, 2.26e-14, "order", False),
+        (3e-9, 1.2e-9, "order", True),
+        ("<0.01", 0.0085, "upper", True),
+        (0.33e-6, 6.5e-6, "upper", False),
+        (3.5, 1.9, "band", True),
+        (18.3, 3.5, "band", False),
+        (">100", 120.0, "band", True),
+        (">100", 76.0, "band", False),
+        ("identified", "Identified", "exact", True),
+        (20, "20", "exact", True),
+        (21, 20, "exact", False),
+    ],
+)
+def test_tolerance_classes(paper, here, tol, ok):
+    assert within(paper, here, tol) is ok
+
+
+def _results(tmp_path):
+    (tmp_path / "results/values").mkdir(parents=True)
+    (tmp_path / "results/tables").mkdir(parents=True)
+    (tmp_path / "results/values/v.json").write_text(json.dumps({"a": {"b": [1.0, 52.24]}}))
+    pd.DataFrame({"row": ["r1", "r2"], "err": [3.0, 45.0]}).to_csv(
+        tmp_path / "results/tables/t.csv", index=False
+    )
+    (tmp_path / "pub.csv").write_text("row,err\nr1,3.5\nr2,4.0\nr3,1.0\n")
+    claims = [
+        {"id": "s", "section": "§1", "quantity": "q", "paper": 52.2, "unit": "N/m", "tolerance": "precision",
+         "source": {"file": "results/values/v.json", "key": "a.b.1"}},
+        {"id": "p", "section": "§2", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
+         "private": "the records are not public"},
+        {"id": "gone", "section": "§3", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
+         "source": {"file": "results/values/none.json", "key": "x"}},
+        {"id": "tab", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv", "key": "row",
+         "columns": {"err": {"here": "err", "unit": "%", "tolerance": "band"}},
+         "deviation": "one seed", "anchor": "#t"},
+    ]  # fmt: skip
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(claims, allow_unicode=True))
+    return load_claims(path, root=tmp_path)
+
+
+def test_statuses_follow_the_values(tmp_path):
+    claims = _results(tmp_path)
+    assert [c["id"] for c in claims] == ["s", "p", "gone", "tab.r1.err", "tab.r2.err", "tab.r3.err"]
+    df = scorecard(claims, root=tmp_path)
+    status = dict(zip(df["id"], df["status"], strict=True))
+    assert status == {
+        "s": "match",
+        "p": "not reproducible here",
+        "gone": "not yet produced",
+        "tab.r1.err": "match",
+        "tab.r2.err": "deviation",
+        "tab.r3.err": "not yet produced",
+    }
+    dev = df.set_index("id").loc["tab.r2.err"]
+    assert dev["reason"] == "one seed (README #t)" and dev["here"] == "45" and dev["paper"] == "4"
+    assert "row r3" in df.set_index("id").loc["tab.r3.err", "reason"]
+    assert status_counts(df) == {
+        "match": 2,
+        "deviation": 1,
+        "not reproducible here": 1,
+        "not yet produced": 2,
+    }
+    # a file this configuration does not produce is never read, even if a stale copy exists
+    df = scorecard(claims, root=tmp_path, available={"results/tables/t.csv"})
+    assert df.set_index("id").loc["s", "status"] == "not yet produced"
+
+
+def test_a_match_is_within_its_tolerance_on_the_shipped_claims(claims, tmp_path):
+    """Every 'match' the scorecard reports re-checks by hand against the claim's tolerance."""
+    values = {}
+    for c in claims:  # feed each claim's own published value back: all must match
+        if "source" in c and "key" in c["source"]:
+            values.setdefault(c["source"]["file"], {})[c["source"]["key"]] = c["paper"]
+    for f, kv in values.items():
+        doc = {}
+        for key, v in kv.items():
+            node = doc
+            parts = key.split(".")
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = v
+        p = tmp_path / f
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(_lists(doc)))
+    df = scorecard([c for c in claims if "source" in c and "key" in c["source"]], root=tmp_path)
+    assert set(df["status"]) == {"match"}
+    for _, r in df.iterrows():
+        c = next(c for c in claims if c["id"] == r["id"])
+        assert within(c["paper"], r["here"], c["tolerance"])
+    assert set(STATUSES) >= set(df["status"])
+
+
+def _lists(node):
+    """Dicts keyed 0..n-1 become lists (the claims' dotted keys index lists by number)."""
+    if not isinstance(node, dict):
+        return node
+    if node and all(k.isdigit() for k in node):
+        out = [None] * (max(int(k) for k in node) + 1)
+        for k, v in node.items():
+            out[int(k)] = _lists(v)
+        return out
+    return {k: _lists(v) for k, v in node.items()}
+
+
+def test_malformed_claims_are_named(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            [
+                {
+                    "id": "a",
+                    "section": "s",
+                    "quantity": "q",
+                    "paper": 1,
+                    "unit": "",
+                    "tolerance": "roughly",
+                    "private": "x",
+                }
+            ]
+        )
+    )
+    with pytest.raises(ClaimError, match="claim 'a': tolerance 'roughly'"):
+        load_claims(path)
+    path.write_text(
+        yaml.safe_dump(
+            [{"id": "b", "section": "s", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact"}]
+        )
+    )
+    with pytest.raises(ClaimError, match="claim 'b': give 'source'"):
+        load_claims(path)
+
+
+def test_table1_rows_match_the_seed(repo):
+    specs = yaml.safe_load((repo / "config/config.yaml").read_text())["structures"]
+    reports = [
+        structure_report(build_structure(n, specs[n]), specs[n].get("prestress"))
+        for n in ("x1", "x5_bridge", "hexprism")
+    ]
+    df = table1(reports, levels={"x1": [1.0]}).set_index("structure")
+    paper = pd.read_csv(repo / "resources/published/table1.csv", dtype=str).set_index("structure")
+    for s in ("x1", "x5_bridge", "hexprism"):
+        for col in ("nodes", "bars", "cables", "mech_dofs"):
+            assert str(df.loc[s, col]) == paper.loc[s, col], (s, col)
+    assert df.loc["hexprism", "free_coords_less_bars"] == 30
+    assert df.loc["x1", "prestress_source"] == "LP, 25 N/m min. force density, with gravity"
+
+
+def test_table_s2_reads_the_config(repo):
+    cfg = yaml.safe_load((repo / "config/config.yaml").read_text())
+    x1 = structure_report(build_structure("x1", cfg["structures"]["x1"]))
+    df = table_s2(cfg, x1).set_index("parameter")
+    assert df.loc["cable EA", "value"].startswith("219.9 N")
+    assert df.loc["smoothing sharpness beta", "value"] == "800"
+    assert df.loc["record length, output step", "value"] == "5 s, 0.01 s"
+    assert df.loc["trunk", "source"] == "config identify.pinn.settings"
+
+
+def test_the_readme_quotes_a_scorecard_of_the_shipped_claims(claims, repo):
+    """The README's generated blocks exist and count every claim of claims.yaml (regenerate on change)."""
+    from tensegrity_id.report.scorecard import README_BLOCKS, update_readme
+
+    readme = (repo / "README.md").read_text()
+    m = re.search(r"Reproduction scorecard \((\d+) claims of the seed", readme)
+    assert m and int(m.group(1)) == len(claims)
+    counts = re.search(r"<!-- scorecard:counts -->\n(.*?)\n<!-- /scorecard:counts -->", readme, re.S).group(1)
+    assert sum(int(n) for n in re.findall(r"\*\*(\d+)\*\*", counts)) == len(claims)
+    assert update_readme(readme, dict.fromkeys(README_BLOCKS, "x")).count("\nx\n") == len(README_BLOCKS)
+
+
+def test_figure2_is_drawn_from_the_settings(repo, tmp_path):
+    from tensegrity_id.report.plot_fig2 import fig2_boxes, plot_fig2
+
+    settings = yaml.safe_load((repo / "config/config.yaml").read_text())["identify"]["pinn"]["settings"]
+    sizes = {"structure": "x1", "n_free": 4, "n_bars": 2, "n_cables": 4, "n_channels": 2, "t_ref": 5.0}
+    nodes, edges = fig2_boxes(settings, sizes)
+    assert "4 \u00d7 64 tanh" in nodes["trunk"][3] and "\u03b2 = 800" in nodes["res"][3]
+    assert "100 \u00b7 L_bar" in nodes["bar"][3] and {a for a, _ in edges} | {b for _, b in edges} == set(
+        nodes
+    )
+    wider = fig2_boxes({**settings, "width": 128}, sizes)[0]
+    assert "4 \u00d7 128 tanh" in wider["trunk"][3]
+    plot_fig2(settings, sizes, [tmp_path / "f.png"])
+    assert (tmp_path / "f.png").stat().st_size > 10_000

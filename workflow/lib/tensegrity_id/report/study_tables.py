@@ -1,0 +1,221 @@
+"""Tables 1 and S2 of the seed, generated from the structures and the config.
+
+Table 1 lists the benchmark structures (nodes, bars, cables, mechanism
+degrees of freedom, prestress source); Table S2 the simulation, sensing and
+training parameters with where each value is set.  Neither types a number:
+every value is read from a structure record (``results/structures/*.json``)
+or from the configuration that ran.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.stability import MATERIALS
+from ..mechanics.statics import RANK_TOL
+
+__all__ = ["TABLE1_COLUMNS", "TABLE_S2_COLUMNS", "table1", "table_s2", "prestress_source"]
+
+TABLE1_COLUMNS = [
+    "structure",
+    "label",
+    "nodes",
+    "bars",
+    "cables",
+    "mech_dofs",
+    "free_coords_less_bars",
+    "prestress_source",
+]
+TABLE_S2_COLUMNS = ["group", "parameter", "value", "source"]
+
+
+def prestress_source(report: dict, levels=None) -> str:
+    """One line on how a structure's prestress was made (its ``prestress`` record)."""
+    p = report["prestress"]
+    geo = report["structure"]
+    method = p.get("method")
+    if method == "lp":
+        text = f"LP, {p['sigma_min']:g} N/m min. force density"
+    elif method == "selfstress":
+        if "tension" in p and p.get("tension") is not None and geo.get("free_standing"):
+            text = f"single self-stress mode, {p['tension']:g} N in cable {p.get('cable', 0)}"
+        else:
+            text = f"self-stress mode, scale {p.get('scale', 1.0):g}"
+    else:
+        text = str(method)
+    if geo.get("gravity", 0.0) > 0:
+        text += ", with gravity"
+    if levels and sorted(levels) != [1.0]:
+        text += "; scaled " + ", ".join(f"{v:g}" for v in sorted(levels)) + " x by the records"
+    return text
+
+
+def table1(reports: list[dict], labels: dict | None = None, levels: dict | None = None) -> pd.DataFrame:
+    """Table 1: one row per structure record.
+
+    ``free_coords_less_bars`` is the free coordinates less one length
+    constraint per bar; ``mech_dofs`` prints it as the seed does, or
+    ``free–free`` for a form without supports (it keeps its six rigid-body
+    motions);
+    ``levels`` maps a structure to the prestress scales its records use.
+    """
+    rows = []
+    for r in reports:
+        geo = r["structure"]
+        n_nodes = len(geo["nodes"])
+        n_bars, n_cables = len(geo["bars"]), len(geo["cables"])
+        fixed = np.zeros((n_nodes, geo["dim"]), bool)
+        for i, a in geo.get("fixed", []):
+            fixed[i, a] = True
+        dofs = int((~fixed).sum()) - n_bars
+        rows.append(
+            {
+                "structure": r["name"],
+                "label": (labels or {}).get(r["name"], r["name"]),
+                "nodes": n_nodes,
+                "bars": n_bars,
+                "cables": n_cables,
+                "mech_dofs": "free–free" if not fixed.any() else str(dofs),
+                "free_coords_less_bars": dofs,
+                "prestress_source": prestress_source(r, (levels or {}).get(r["name"])),
+            }
+        )
+    return pd.DataFrame(rows, columns=TABLE1_COLUMNS)
+
+
+def _prestress_text(p: dict) -> str:
+    if p.get("method") == "lp":
+        return f"LP, {p.get('sigma_min', 25.0):g} N/m minimum force density"
+    if p.get("tension") is not None:
+        return f"self-stress mode, {p['tension']:g} N in cable {p.get('cable', 0)}"
+    return f"self-stress mode, scale {p.get('scale', 1.0):g}"
+
+
+def _fmt_list(values) -> str:
+    return ", ".join(f"{v:g}" for v in values)
+
+
+def table_s2(config: dict, benchmark: dict, hexprism: dict | None = None) -> pd.DataFrame:
+    """Table S2: the parameters of the study as this configuration sets them.
+
+    Parameters
+    ----------
+    config : dict
+        The workflow config (after schema defaults).
+    benchmark : dict
+        The structure record of a synthetic benchmark (X1): member properties.
+    hexprism : dict, optional
+        The hexagonal prism's structure record.
+    """
+    geo = benchmark["structure"]
+    sim = config["simulation"]
+    pinn = config["identify"]["pinn"]
+    st = pinn["settings"]
+    rows = []
+
+    def add(group, parameter, value, source):
+        rows.append({"group": group, "parameter": parameter, "value": value, "source": source})
+
+    g = "Members, synthetic benchmarks"
+    ea = float(np.mean(geo["cable_EA"]))
+    add(g, "cable EA", f"{ea:.1f} N (1 mm radius, 70 MPa)", "mechanics.generators.BENCHMARK_MEMBERS")
+    add(
+        g, "cable damping c_k", f"{np.mean(geo['cable_damping']):g} N s/m, taut cables only", "structure file"
+    )
+    add(
+        g,
+        "bar radius, density",
+        f"{np.mean(geo['bar_radius']) * 100:g} cm, {np.mean(geo['bar_density']):g} kg/m^3",
+        "structure file",
+    )
+    add(g, "bar treatment", "rigid (length constraint)", "mechanics.dynamics")
+    if hexprism is not None:
+        hg = hexprism["structure"]
+        add(
+            g,
+            "hexagonal prism",
+            f"EA = {np.mean(hg['cable_EA']):g} N, bar mass {np.mean(hg['bar_mass']) * 1e3:g} g",
+            "mechanics.generators.hexprism",
+        )
+    g = "Prestress"
+    for name, spec in config["structures"].items():
+        if name in config.get("build", []) and name in (
+            "x1",
+            "x5_bridge",
+            "prism45",
+            "prism30_zg",
+            "hexprism",
+        ):
+            p = spec.get("prestress", {})
+            val = ", ".join(f"{k} {v}" for k, v in p.items())
+            add(g, name, val, f"config structures.{name}.prestress")
+    g = "Members, structural assessment"
+    for name, m in MATERIALS.items():
+        text = ", ".join(f"{k} {v / 1e9:g} GPa" if k == "E" else f"{k} {v / 1e6:g} MPa" for k, v in m.items())
+        add(g, name, text, "analysis.stability.MATERIALS")
+    add(g, "rank tolerance", f"{RANK_TOL:g} relative singular value", "mechanics.statics.RANK_TOL")
+    g = "Excitation and records"
+    kinds = sorted(
+        {spec["forcing"] for recs in config.get("records", {}).values() for spec in recs.values() if spec}
+    )
+    add(g, "classes", ", ".join(kinds), "config records")
+    freqs = sorted(
+        {
+            float(spec["frequency"])
+            for recs in config.get("records", {}).values()
+            for spec in recs.values()
+            if spec and "frequency" in spec
+        }
+    )
+    add(g, "harmonic frequencies", f"{_fmt_list(freqs)} Hz", "config records")
+    add(g, "record length, output step", f"{sim['t_end']:g} s, {sim['dt_out']:g} s", "config simulation")
+    add(g, "integration", f"{sim['method']}, rtol {sim['rtol']:g}, atol {sim['atol']:g}", "config simulation")
+    g = "Sensing"
+    noise = sorted(
+        {float(p["noise"]) * 100 for prots in config.get("protocols", {}).values() for p in prots.values()}
+    )
+    add(g, "measured signal", "nodal accelerations", "data.sensors")
+    add(g, "noise model", "zero-mean Gaussian, scaled to per-channel RMS", "data.sensors")
+    add(g, "noise levels", f"{_fmt_list(noise)} %", "config protocols")
+    add(
+        g,
+        "sparse, intermittent record",
+        "25 % of samples, three dropout windows",
+        "data.sensors.intermittent_mask",
+    )
+    g = "Network"
+    add(g, "trunk", f"{st['depth']} layers x {st['width']} units, tanh", "config identify.pinn.settings")
+    add(
+        g,
+        "input features",
+        f"{st['n_fourier']} Fourier frequencies in scaled time",
+        "config identify.pinn.settings",
+    )
+    add(g, "heads", "displacement, constraint multipliers", "identify.pinn")
+    add(
+        g,
+        "hard initial condition",
+        f"s(tau) = (1 - exp(-tau/{st['tau_ic']:g}))^2",
+        "config identify.pinn.settings",
+    )
+    add(g, "displacement scale", f"{st['disp_scale']:g} m", "config identify.pinn.settings")
+    add(g, "smoothing sharpness beta", f"{st['beta']:g}", "config identify.pinn.settings")
+    g = "Optimization"
+    add(
+        g,
+        "learning rates",
+        f"{st['lr_net']:g} network, {st['lr_params']:g} parameters",
+        "config identify.pinn.settings",
+    )
+    add(g, "loss", f"L_data + {st['w_eom']:g} L_EOM + {st['w_bar']:g} L_bar", "config identify.pinn.settings")
+    add(g, "collocation points", f"{st['n_colloc']} fresh points per step", "config identify.pinn.settings")
+    steps = sorted({int(s) for r in pinn.get("runs", []) for s in r.get("steps", [])})
+    add(g, "training length", f"{_fmt_list(steps)} steps", "config identify.pinn.runs")
+    add(
+        g,
+        "parameter initialization",
+        f"sigma_k = {pinn['sigma0']:g} N/m, c = {pinn['c0']:g} N s/m",
+        "config identify.pinn",
+    )
+    return pd.DataFrame(rows, columns=TABLE_S2_COLUMNS)

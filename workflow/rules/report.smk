@@ -1,0 +1,124 @@
+# The study as a report: Tables 1 and S2 generated from the structures and the
+# config, and the reproduction scorecard (every claim of the seed against the
+# workflow's value).  Included after `rule all`: the scorecard reads only the
+# results files this configuration's default target produces.
+
+
+rule make_table1:
+    input:
+        structures=paths("structure", [{"structure": s} for s in SHEET.table1]),
+        published="resources/published/table1.csv",
+        lib=lib("make_table1"),
+    output:
+        csv=report(
+            path("table", ".csv", table="table1"),
+            caption="../report/table1.rst",
+            category="1 Structures",
+            subcategory="Tables",
+            labels={"table": "Table 1"},
+        ),
+        md=path("table", ".md", table="table1"),
+    log:
+        logs("make_table1.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        labels=config["table1"].get("labels", {}),
+        levels=SHEET.prestress_levels,
+    script:
+        "../scripts/make_table1.py"
+
+
+rule make_tableS2:
+    input:
+        benchmark=path("structure", structure=config["table_s2"]["benchmark"]),
+        hexprism=(
+            path("structure", structure="hexprism")
+            if "hexprism" in SHEET.built
+            else []
+        ),
+        lib=lib("make_tableS2"),
+    output:
+        csv=report(
+            path("table", ".csv", table="tableS2"),
+            caption="../report/tableS2.rst",
+            category="1 Structures",
+            subcategory="Tables",
+            labels={"table": "Table S2"},
+        ),
+        md=path("table", ".md", table="tableS2"),
+    log:
+        logs("make_tableS2.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        config=study_config(),
+    script:
+        "../scripts/make_tableS2.py"
+
+
+rule make_scorecard:
+    input:
+        claims=config["scorecard"]["claims"],
+        published=published_tables(),
+        sources=scorecard_sources(),
+        lib=lib("make_scorecard"),
+    output:
+        csv=report(
+            path("table", ".csv", table="scorecard"),
+            caption="../report/scorecard.rst",
+            category="0 Reproduction scorecard",
+            subcategory="Scorecard",
+            labels={"table": "every claim of the seed"},
+        ),
+        md=path("table", ".md", table="scorecard"),
+        json=path("scorecard"),
+    log:
+        logs("make_scorecard.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    script:
+        "../scripts/make_scorecard.py"
+
+
+rule plot_fig2:
+    input:
+        structure=path("structure", structure=config["fig2"]["structure"]),
+        lib=lib("plot_fig2"),
+    output:
+        pdf=path("figure", ".pdf", figure="fig2_network"),
+        png=report(
+            path("figure", ".png", figure="fig2_network"),
+            caption="../report/fig2.rst",
+            category="4 Identification",
+            subcategory="Figures",
+            labels={"figure": "Figure 2"},
+        ),
+    log:
+        logs("plot_fig2.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        settings=PINN["settings"],
+        protocol=entry(
+            "protocols", config["fig2"]["structure"], config["fig2"]["protocol"]
+        ),
+        t_end=config["simulation"]["t_end"],
+    script:
+        "../scripts/plot_fig2.py"

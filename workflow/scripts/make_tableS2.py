@@ -1,0 +1,25 @@
+"""Table S2 of the seed: the study's parameters as this config sets them (rule make_tableS2).
+
+Outputs ``results/tables/tableS2.{csv,md}``: columns ``group``,
+``parameter``, ``value`` (with units) and ``source`` (the config key,
+structure file or library constant that sets it).
+"""
+
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.study_tables import table_s2
+from tensegrity_id.report.tables import write_table
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+hexprism = snakemake.input.get("hexprism")  # noqa: F821
+df = table_s2(
+    snakemake.params.config,  # noqa: F821
+    read_json(snakemake.input.benchmark),  # noqa: F821
+    read_json(hexprism) if hexprism else None,
+)
+log.info("\n%s", df.to_string(index=False))
+write_table(
+    df,
+    snakemake.output.csv,
+    snakemake.output.md,
+    title="Table S2: simulation, sensing and training parameters",
+)  # noqa: F821

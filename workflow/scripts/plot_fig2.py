@@ -1,0 +1,24 @@
+"""Figure 2: the network and residual as a computational graph (rule plot_fig2).
+
+Outputs ``results/figures/fig2_network.pdf`` and ``.png``: the schematic drawn
+from ``identify.pinn.settings`` and the sizes of one structure and protocol
+(free coordinates, bars, cables, sensor channels; record length in s).
+"""
+
+from tensegrity_id import structure_from_report
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.report.plot_fig2 import plot_fig2
+
+log = setup_log(snakemake.log[0])  # noqa: F821
+p = snakemake.params  # noqa: F821
+s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+sizes = {
+    "structure": s.name,
+    "n_free": s.n_free,
+    "n_bars": s.n_bars,
+    "n_cables": s.n_cables,
+    "n_channels": len(p.protocol["channels"]),
+    "t_ref": float(p.t_end),
+}
+plot_fig2(p.settings, sizes, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+log.info("Figure 2 for %s: %s", s.name, sizes)
