@@ -11,6 +11,19 @@ import numpy as np  # noqa: E402
 __all__ = ["plot_figS2", "plot_figS3"]
 
 CLASS_LEVEL = {"unstable": 0, "stable": 1, "super-stable": 2}
+# a class has a colour and a marker, a structure a line style: apart in greyscale too
+CLASS_STYLE = {
+    "super-stable": {"color": "C2", "marker": "o"},
+    "stable": {"color": "C1", "marker": "s"},
+    "unstable": {"color": "C3", "marker": "x"},
+}
+SCAN_LINES = ("-", "--", ":", "-.")
+
+
+def _headroom(ax, frac: float) -> None:
+    """Raise the top of the y axis by ``frac`` of its span, for a legend above the data."""
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + frac * (hi - lo))
 
 
 def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dict] = ()) -> None:
@@ -20,29 +33,32 @@ def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dic
     nrow = 1 + len(records)
     fig, axes = plt.subplots(nrow, 2, figsize=(10, 3.2 * nrow), squeeze=False)
     ax = axes[0, 0]
-    colours = {"super-stable": "C2", "stable": "C1", "unstable": "C3"}
-    for sc in scans:
+    classes = {}
+    for k, sc in enumerate(scans):
         s = np.array([r["scale"] for r in sc["scan"]])
         lam = np.array([r["lambda_min"] for r in sc["scan"]])
-        ax.plot(s, lam, "-", color="0.6", lw=0.8)
-        for cls, col in colours.items():
+        ax.plot(s, lam, ls=SCAN_LINES[k % len(SCAN_LINES)], color="0.5", lw=0.9, label=sc["structure"])
+        for cls, style in CLASS_STYLE.items():
             m = np.array([r["class"] == cls for r in sc["scan"]])
-            ax.plot(
-                s[m], lam[m], "o", color=col, ms=4, label=f"{sc['structure']}: {cls}" if m.any() else None
-            )
+            if m.any():
+                classes[cls] = ax.plot(s[m], lam[m], ls="", ms=4, **style)[0]
     ax.axhline(0, color="k", lw=0.6)
     ax.set_xlabel("prestress scale (-)")
     ax.set_ylabel(r"$\lambda_{\min}(K_t)$ (N/m)")
     ax.set_title("class as the prestress is scaled and reversed", fontsize=9)
-    ax.legend(fontsize=7)
+    # structures (line styles) first, then classes (markers)
+    h, labels = ax.get_legend_handles_labels()
+    ax.legend(h + list(classes.values()), labels + list(classes), fontsize=7, loc="upper left")
     ax = axes[0, 1]
     if steel:
         for sd in steel:
             T = np.array([r["max_tension"] for r in sd["curves"]]) / 1e3
             ax.plot(T, [r["U_c_max"] for r in sd["curves"]], "o-", ms=3, label=rf"{sd['structure']} $U_c$")
             ax.plot(T, [r["U_b_max"] for r in sd["curves"]], "s-", ms=3, label=rf"{sd['structure']} $U_b$")
-            ax.axvline(sd["max_tension"] / 1e3, color="0.6", ls=":", lw=0.8)
-        ax.axhline(1.0, color="C3", lw=0.8)
+            ax.axvline(
+                sd["max_tension"] / 1e3, color="0.6", ls=":", lw=0.8, label=f"{sd['structure']} design"
+            )
+        ax.axhline(1.0, color="C3", lw=0.8, label="$U = 1$")
         ax.set_xlabel("largest cable tension (kN)")
         ax.set_ylabel("utilisation (-)")
         ax2 = ax.twinx()
@@ -50,35 +66,53 @@ def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dic
         for sd in steel:
             T = np.array([r["max_tension"] for r in sd["curves"]]) / 1e3
             lam = np.array([r["rigid"]["lambda_min"] for r in sd["curves"]]) / 1e3
-            ax2.plot(T, lam, "--", color="0.4", lw=0.8)
+            ax2.plot(
+                T, lam, "--", color="0.4", lw=0.8, label=rf"{sd['structure']} $\lambda_{{\min}}$ (right)"
+            )
             top = max(top, lam.max())
         ax2.set_ylabel(r"$\lambda_{\min}(K_t)$ (kN/m, dashed)")
-        ax2.set_ylim(0, 1.25 * top)
+        ax2.set_ylim(0, 1.6 * top)
+        _headroom(ax, 0.3)
         ax.set_title("steel design: utilisation and margin as the prestress rises", fontsize=9)
-        ax.legend(fontsize=7, loc="upper left")
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left", ncol=2, frameon=False)
     else:
         ax.axis("off")
     for i, rec in enumerate(records, start=1):
         t = np.asarray(rec["t"])
         ax = axes[i, 0]
-        ax.step(t, [CLASS_LEVEL[c] for c in rec["class"]], where="post", color="C0")
+        ax.step(
+            t,
+            [CLASS_LEVEL[c] for c in rec["class"]],
+            where="post",
+            color="C0",
+            lw=1.6,
+            label="class (left axis)",
+        )
         ax.set_yticks([0, 1, 2], ["unstable", "stable", "super-stable"])
+        # room above the super-stable level for a one-row legend
+        ax.set_ylim(-0.2, 3.0)
         ax.set_xlabel("t (s)")
         ax2 = ax.twinx()
-        ax2.plot(t, rec["lambda_min"], color="C1", lw=0.7, label="slack cables out of $S$")
+        ax2.plot(t, rec["lambda_min"], color="C1", lw=0.7, label=r"$\lambda_{\min}$, slack cables out of $S$")
         if "lambda_min_tangent" in rec:
-            ax2.plot(t, rec["lambda_min_tangent"], color="C3", lw=0.5, ls="--", label="and out of $K_M$")
-            ax2.legend(fontsize=6, loc="lower right")
+            ax2.plot(t, rec["lambda_min_tangent"], color="C3", lw=0.6, ls="--", label="and out of $K_M$")
         ax2.axhline(0, color="k", lw=0.4)
         ax2.set_ylabel(r"$\lambda_{\min}$ (N/m)", color="C1")
+        _headroom(ax2, 0.4)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax2.legend(h1 + h2, l1 + l2, fontsize=6.5, loc="upper left", ncol=2, frameon=False)
         ax.set_title(f"{rec['structure']} {rec['record']}: instantaneous class", fontsize=9)
         ax = axes[i, 1]
-        for key, lab in (("E_T", "T"), ("E_Vg", "$V_g$"), ("E_Vs", "$V_s$")):
+        for key, lab, ls in (("E_T", "$T$", "-"), ("E_Vg", "$V_g$", "--"), ("E_Vs", "$V_s$", "-.")):
             if key in rec:
-                ax.plot(t, rec[key], lw=0.8, label=lab)
+                ax.plot(t, rec[key], lw=0.9, ls=ls, label=lab)
         ax.set_xlabel("t (s)")
         ax.set_ylabel("energy (J)")
-        ax.legend(fontsize=7)
+        _headroom(ax, 0.2)
+        ax.legend(fontsize=7, loc="upper center", ncol=3, frameon=False)
     fig.tight_layout()
     for p in paths:
         fig.savefig(p, dpi=150)
@@ -109,7 +143,7 @@ def plot_figS2(assessments: list[dict], paths) -> None:
             ax.set_xscale("symlog", linthresh=1.0)
             top = 10 ** np.ceil(np.log10(np.abs(allev).max()))
             ax.set_xticks([t for t in (-top, -top / 100, 0, top / 100, top) if abs(t) >= 1 or t == 0])
-        ax.set_xlabel("N/m")
+        ax.set_xlabel("eigenvalue (N/m)")
         ax.set_title(title, fontsize=9)
     axes[0].set_yticks(
         range(len(names)), [f"{n} ({a['rigid']['class']})" for n, a in zip(names, assessments, strict=True)]

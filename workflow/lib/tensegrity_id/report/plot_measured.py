@@ -43,10 +43,10 @@ def plot_fig8(structure, result: dict, paths) -> None:
         ax.annotate(
             f"mode {label}", (T[-1], lines[-1, k]), fontsize=7, xytext=(2, 0), textcoords="offset points"
         )
-    for p in result["peaks_hz"]:
-        ax.axhline(p, color="0.6", lw=0.8)
-    ax.axvline(result["ring_tension_N"], color="k", lw=1.2, ls="--")
-    ax.axvline(result["design_ring_tension_N"], color="0.5", lw=0.8, ls=":")
+    # the peak lines stop where the model lines do, clear of the mode labels
+    ax.hlines(result["peaks_hz"], T[0], T[-1], color="0.6", lw=0.8)
+    ax.axvline(result["ring_tension_N"], color="k", lw=1.2, ls="--", label="fitted ring tension")
+    ax.axvline(result["design_ring_tension_N"], color="0.5", lw=0.8, ls=":", label="design ring tension")
     ax.plot(
         [result["ring_tension_N"]] * len(result["peaks_hz"]),
         result["model_hz_at_fit"],
@@ -62,11 +62,13 @@ def plot_fig8(structure, result: dict, paths) -> None:
         ms=12,
         label="measured peaks (grey lines)",
     )
-    ax.set_xlim(T[0], T[-1] * 1.12)
+    # room right of the lines for their mode labels, and below them for the legend
+    ax.set_xlim(T[0], T[-1] + 0.25 * (T[-1] - T[0]))
+    ax.set_ylim(0, 1.05 * max(lines.max(), max(result["peaks_hz"])))
     ax.set_xlabel("ring-cable tension (N)")
     ax.set_ylabel("frequency (Hz)")
     ax.set_title("(b) model lines and measured peaks", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="lower right", framealpha=0.9)
     ax = fig.add_subplot(1, 3, 3)
     rows = result["bar_geometric_stiffness"]
     m = np.array([r["mode"] for r in rows])
@@ -111,10 +113,13 @@ def plot_fig10(structure, extraction: dict, strikes, paths) -> None:
     ax.plot(t, raw, color="0.6", lw=0.6, label="node 3, x axis")
     ax.plot(t, proj, color="k", lw=0.9, label="projected on the rotation")
     ax.set_xlim(0, min(t[-1], 2.0))
+    # headroom above the signal for a one-row legend
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + 0.3 * (hi - lo))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("acceleration (m/s$^2$)")
     ax.set_title(f"(b) simulated strike, level {lv} ({levels[0]['transducer_force_N']:.0f} N)", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper center", ncol=2, frameon=False)
     ax = fig.add_subplot(1, 3, 3)
     dt = float(t[1] - t[0])
     top = 0.0
@@ -131,7 +136,7 @@ def plot_fig10(structure, extraction: dict, strikes, paths) -> None:
     ax.set_xlabel("frequency (Hz)")
     ax.set_ylabel("amplitude (m/s$^2$)")
     rms = extraction["rms_error_pct"]
-    ax.set_title(f"(c) spectra; extraction RMS error {rms:.2g} % over {len(levels)} levels", fontsize=9)
+    ax.set_title(f"(c) spectra\nextraction RMS error {rms:.2g} % over {len(levels)} levels", fontsize=9)
     ax.legend(fontsize=7)
     _save(fig, paths)
 
@@ -169,7 +174,7 @@ def plot_fig11(model: dict, rows: list[dict], prestress: dict, paths) -> None:
     paper = np.array([r["paper_predicted_N"] for r in rows], float)
     ax.errorbar(F, pred, xerr=sd, fmt="ks", ms=4, mfc="k", lw=0.8, label="predicted here")
     ax.plot(F, paper, "k^", mfc="w", ms=5, label="seed's prediction")
-    ax.plot([0, F.max() * 1.05], [0, F.max() * 1.05], color="0.5", lw=0.8)
+    ax.plot([0, F.max() * 1.05], [0, F.max() * 1.05], color="0.5", lw=0.8, label="predicted = measured")
     ax.set_xlabel("measured force (N)")
     ax.set_ylabel("predicted force (N)")
     ax.set_title("(c) Table 8", fontsize=9)
@@ -185,5 +190,8 @@ def plot_fig11(model: dict, rows: list[dict], prestress: dict, paths) -> None:
     ax.set_xlabel("prestress level")
     ax.set_ylabel("error (N)")
     ax.set_title("(d) prediction error", fontsize=9)
-    ax.legend(fontsize=7)
+    # headroom above the bars and the scatter band for a one-row legend
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + 0.25 * (hi - lo))
+    ax.legend(fontsize=7, loc="upper center", ncol=3, frameon=False)
     _save(fig, paths)

@@ -15,10 +15,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .plot_structures import draw_structure  # noqa: E402
 
-__all__ = ["prism_series_summary", "plot_fig6", "bridge_summary", "plot_fig7"]
+__all__ = ["prism_series_summary", "plot_fig6", "bridge_summary", "plot_fig7", "plot_prism_series_slopes"]
 
 GREYS = ("0.15", "0.5", "0.8")
 HATCHES = ("", "//", "..")
@@ -29,6 +30,27 @@ def _save(fig, paths) -> None:
     for p in paths:
         fig.savefig(p, dpi=150)
     plt.close(fig)
+
+
+def _plain_log_ticks(axis) -> None:
+    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+
+    def minor(v, _):
+        lead = round(v / 10 ** np.floor(np.log10(v)))
+        return f"{v:g}" if lead in (2, 5) else ""
+
+    axis.set_minor_formatter(FuncFormatter(minor))
+
+
+def _headroom(ax, frac: float) -> None:
+    """Raise the top of the y axis by ``frac`` of its span (in decades on a log axis), so that a
+    legend in the upper part of the panel sits above the data."""
+    lo, hi = ax.get_ylim()
+    if ax.get_yscale() == "log":
+        ax.set_ylim(lo, hi * (hi / lo) ** frac)
+    else:
+        ax.set_ylim(lo, hi + frac * (hi - lo))
 
 
 def _worst_crlb_pct(fisher: dict) -> float:
@@ -153,18 +175,27 @@ def plot_fig6(summary: dict, paths) -> None:
     )
     ax[0].set_ylabel("identified / exact force density")
     ax[0].set_title("(a) per cable and prestress level", fontsize=9)
-    ax[0].legend(fontsize=7, frameon=False)
+    _headroom(ax[0], 0.3)
+    ax[0].legend(fontsize=7, frameon=False, ncol=2, loc="upper left")
     lv_x = [lv["level"] for lv in levels]
     ax[1].plot(lv_x, [lv["cross_triangle_ratio"] for lv in levels], "ko-", label="identified")
-    ax[1].axhline(np.sqrt(3), color="k", ls="--", lw=0.8, label="exact sqrt(3)")
+    ax[1].axhline(np.sqrt(3), color="k", ls="--", lw=0.8, label="exact √3")
     ax[1].set_xscale("log")
+    _plain_log_ticks(ax[1].xaxis)
     ax[1].set_xlabel("prestress level (N/m)")
-    ax[1].set_ylabel("mean cross / mean triangle sigma")
-    ax[1].set_title("(b) the sqrt(3) ratio", fontsize=9)
+    ax[1].set_ylabel("mean cross σ / mean triangle σ")
+    ax[1].set_title("(b) the √3 ratio", fontsize=9)
     ax[1].legend(fontsize=7, frameon=False)
     low = min(levels, key=lambda x: x["level"]) if levels else None
     for k, rep in enumerate(summary["repeats"]):
-        ax[2].scatter(np.full(len(rep["worst_pct"]), k), rep["worst_pct"], color="0.4", s=14, zorder=3)
+        ax[2].scatter(
+            np.full(len(rep["worst_pct"]), k),
+            rep["worst_pct"],
+            color="0.4",
+            s=14,
+            zorder=3,
+            label="single seed" if k == 0 else None,
+        )
         ax[2].bar(
             k,
             rep["mean_worst_pct"],
@@ -182,12 +213,14 @@ def plot_fig6(summary: dict, paths) -> None:
         )
     ax[2].set_xticks(range(len(summary["repeats"])), [f"{r['steps']} steps" for r in summary["repeats"]])
     ax[2].set_yscale("log")
-    ax[2].set_ylabel("worst-member sigma error (%)")
+    _plain_log_ticks(ax[2].yaxis)
+    ax[2].set_ylabel("worst-member σ error (%)")
     ax[2].set_title(
         f"(c) lowest level, {len(summary['repeats'][0]['seeds']) if summary['repeats'] else 0} seeds",
         fontsize=9,
     )
-    ax[2].legend(fontsize=7, frameon=False)
+    _headroom(ax[2], 0.35)
+    ax[2].legend(fontsize=7, frameon=False, loc="upper right")
     ax[3].semilogy(lv_x, [lv["crlb_max_pct"] for lv in levels], "ko-", label="worst relative CRLB")
     ax[3].semilogy(
         lv_x,
@@ -201,8 +234,9 @@ def plot_fig6(summary: dict, paths) -> None:
             float(lvl), v, "r^", label="paper CRLB" if lvl == next(iter(paper["crlb_max_pct"])) else None
         )
     ax[3].set_xscale("log")
+    _plain_log_ticks(ax[3].xaxis)
     ax[3].set_xlabel("prestress level (N/m)")
-    ax[3].set_ylabel("%")
+    ax[3].set_ylabel("relative CRLB or σ error (%)")
     ax[3].set_title("(d) bound and error against level", fontsize=9)
     ax[3].legend(fontsize=7, frameon=False)
     _save(fig, paths)
@@ -291,6 +325,7 @@ def plot_fig7(summary: dict, structure, paths) -> None:
         )
     a1.axhline(summary["within_pct"], color="k", ls="--", lw=0.8, label=f"{summary['within_pct']:g} %")
     a1.set_yscale("log")
+    _headroom(a1, 0.25)
     if recs:
         n_c = len(recs[0]["sigma_pct"])
         a1.set_xticks(np.arange(n_c) + (len(recs) - 1) * width / 2, [str(i) for i in range(n_c)], fontsize=7)
@@ -302,7 +337,7 @@ def plot_fig7(summary: dict, structure, paths) -> None:
     a1.set_xlabel("cable")
     a1.set_ylabel("force-density error (%)")
     a1.set_title("(b) per cable", fontsize=9)
-    a1.legend(fontsize=7, loc="lower right", framealpha=0.85)
+    a1.legend(fontsize=7, loc="upper center", ncol=len(recs) + 1, frameon=False)
     a2.axis("off")
     paper = summary.get("paper") or {}
     lines = ["record        median  worst  <=5%   c     ratio  CRLB"]
@@ -320,6 +355,36 @@ def plot_fig7(summary: dict, structure, paths) -> None:
                 f"{p.get('crlb_max_pct', '-')!s}"
             )
     lines.append("errors and bounds in %; ratio: held-out")
-    a2.text(0.0, 0.95, "\n".join(lines), family="monospace", fontsize=7.5, va="top")
+    a2.text(0.0, 0.95, "\n".join(lines), family="monospace", fontsize=8.5, va="top")
     a2.set_title("(c) summary (this run / paper)", fontsize=9)
+    _save(fig, paths)
+
+
+def plot_prism_series_slopes(res: dict, title: str, paths) -> None:
+    """Frequency against prestress level on log-log axes, one line per mode with its log-slope.
+
+    ``res`` is :func:`tensegrity_id.analysis.prestress_series.modal_series`'s
+    result (``levels`` N/m, ``frequencies_hz`` per level and mode,
+    ``log_slopes``).  Modes differ by marker and line style as well as
+    colour (readable in greyscale); ticks are plain numbers.
+    """
+    f = np.array(res["frequencies_hz"])
+    fig, ax = plt.subplots(figsize=(6.2, 4.2))
+    markers, styles = "osD^vx<>", ("-", "--", "-.", ":")
+    for m in range(f.shape[1]):
+        ax.loglog(
+            res["levels"],
+            f[:, m],
+            marker=markers[m % len(markers)],
+            ls=styles[m % len(styles)],
+            ms=4,
+            mfc="none",
+            label=f"mode {m + 1}: slope {res['log_slopes'][m]:.3f}",
+        )
+    _plain_log_ticks(ax.xaxis)
+    _plain_log_ticks(ax.yaxis)
+    ax.set_xlabel("prestress level s (N/m)")
+    ax.set_ylabel("frequency (Hz)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     _save(fig, paths)
