@@ -12,7 +12,7 @@ import numpy as np
 from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.prestress_series import modal_series
 from tensegrity_id.data.runio import read_json, setup_log, write_json
-from tensegrity_id.report.plot_studies import plot_prism_series_slopes
+from tensegrity_id.report.plot_series import plot_prism_series_slopes
 
 log = setup_log(snakemake.log[0])  # noqa: F821
 s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821

@@ -7,23 +7,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_baselines"]
 
 # one style per record, so that the curves stay apart in greyscale print
 LINES = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."))
-
-
-def _plain_log_ticks(axis) -> None:
-    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only."""
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-
-    def minor(v, _):
-        lead = round(v / 10 ** np.floor(np.log10(v)))
-        return f"{v:g}" if lead in (2, 5) else ""
-
-    axis.set_minor_formatter(FuncFormatter(minor))
 
 
 def plot_baselines(landscapes: list[dict], pf_runs: list[dict], paths) -> None:

@@ -15,11 +15,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
 
-__all__ = ["prism_series_summary", "plot_fig6", "bridge_summary", "plot_fig7", "plot_prism_series_slopes"]
+__all__ = ["prism_series_summary", "plot_fig6", "bridge_summary", "plot_fig7"]
 
 GREYS = ("0.15", "0.5", "0.8")
 HATCHES = ("", "//", "..")
@@ -30,17 +30,6 @@ def _save(fig, paths) -> None:
     for p in paths:
         fig.savefig(p, dpi=150)
     plt.close(fig)
-
-
-def _plain_log_ticks(axis) -> None:
-    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only."""
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-
-    def minor(v, _):
-        lead = round(v / 10 ** np.floor(np.log10(v)))
-        return f"{v:g}" if lead in (2, 5) else ""
-
-    axis.set_minor_formatter(FuncFormatter(minor))
 
 
 def _headroom(ax, frac: float) -> None:
@@ -357,34 +346,4 @@ def plot_fig7(summary: dict, structure, paths) -> None:
     lines.append("errors and bounds in %; ratio: held-out")
     a2.text(0.0, 0.95, "\n".join(lines), family="monospace", fontsize=8.5, va="top")
     a2.set_title("(c) summary (this run / paper)", fontsize=9)
-    _save(fig, paths)
-
-
-def plot_prism_series_slopes(res: dict, title: str, paths) -> None:
-    """Frequency against prestress level on log-log axes, one line per mode with its log-slope.
-
-    ``res`` is :func:`tensegrity_id.analysis.prestress_series.modal_series`'s
-    result (``levels`` N/m, ``frequencies_hz`` per level and mode,
-    ``log_slopes``).  Modes differ by marker and line style as well as
-    colour (readable in greyscale); ticks are plain numbers.
-    """
-    f = np.array(res["frequencies_hz"])
-    fig, ax = plt.subplots(figsize=(6.2, 4.2))
-    markers, styles = "osD^vx<>", ("-", "--", "-.", ":")
-    for m in range(f.shape[1]):
-        ax.loglog(
-            res["levels"],
-            f[:, m],
-            marker=markers[m % len(markers)],
-            ls=styles[m % len(styles)],
-            ms=4,
-            mfc="none",
-            label=f"mode {m + 1}: slope {res['log_slopes'][m]:.3f}",
-        )
-    _plain_log_ticks(ax.xaxis)
-    _plain_log_ticks(ax.yaxis)
-    ax.set_xlabel("prestress level s (N/m)")
-    ax.set_ylabel("frequency (Hz)")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     _save(fig, paths)

@@ -1,0 +1,19 @@
+"""Axis helpers shared by the figure modules (no drawing of their own)."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import FuncFormatter
+
+__all__ = ["plain_log_ticks"]
+
+
+def plain_log_ticks(axis) -> None:
+    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+
+    def minor(v, _):
+        lead = round(v / 10 ** np.floor(np.log10(v)))
+        return f"{v:g}" if lead in (2, 5) else ""
+
+    axis.set_minor_formatter(FuncFormatter(minor))
