@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import FuncFormatter
 
-__all__ = ["plain_log_ticks"]
+__all__ = ["plain_log_ticks", "headroom"]
 
 
 def plain_log_ticks(axis) -> None:
@@ -17,3 +17,9 @@ def plain_log_ticks(axis) -> None:
         return f"{v:g}" if lead in (2, 5) else ""
 
     axis.set_minor_formatter(FuncFormatter(minor))
+
+
+def headroom(ax, frac: float) -> None:
+    """Raise the top of the y axis by ``frac`` of its span, for a legend above the data."""
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi + frac * (hi - lo))

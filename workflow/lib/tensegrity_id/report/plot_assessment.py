@@ -8,6 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .axes import headroom as _headroom  # noqa: E402
+
 __all__ = ["plot_figS2", "plot_figS3"]
 
 CLASS_LEVEL = {"unstable": 0, "stable": 1, "super-stable": 2}
@@ -18,12 +20,6 @@ CLASS_STYLE = {
     "unstable": {"color": "C3", "marker": "x"},
 }
 SCAN_LINES = ("-", "--", ":", "-.")
-
-
-def _headroom(ax, frac: float) -> None:
-    """Raise the top of the y axis by ``frac`` of its span, for a legend above the data."""
-    lo, hi = ax.get_ylim()
-    ax.set_ylim(lo, hi + frac * (hi - lo))
 
 
 def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dict] = ()) -> None:

@@ -9,21 +9,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .axes import headroom as _headroom  # noqa: E402
+
 __all__ = ["plot_fig3"]
 
 # one style per series, so that the records stay apart in greyscale print
 HATCHES = ("", "//", "..", "xx")
 LINES = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."))
-
-
-def _headroom(ax, frac: float) -> None:
-    """Raise the top of the y axis by ``frac`` of its span (in decades on a log axis), so that a
-    legend in the upper part of the panel sits above the data."""
-    lo, hi = ax.get_ylim()
-    if ax.get_yscale() == "log":
-        ax.set_ylim(lo, hi * (hi / lo) ** frac)
-    else:
-        ax.set_ylim(lo, hi + frac * (hi - lo))
 
 
 def _ticks(ax, names) -> None:

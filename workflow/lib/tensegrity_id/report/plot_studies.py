@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .axes import headroom as _headroom  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
 
@@ -30,16 +31,6 @@ def _save(fig, paths) -> None:
     for p in paths:
         fig.savefig(p, dpi=150)
     plt.close(fig)
-
-
-def _headroom(ax, frac: float) -> None:
-    """Raise the top of the y axis by ``frac`` of its span (in decades on a log axis), so that a
-    legend in the upper part of the panel sits above the data."""
-    lo, hi = ax.get_ylim()
-    if ax.get_yscale() == "log":
-        ax.set_ylim(lo, hi * (hi / lo) ** frac)
-    else:
-        ax.set_ylim(lo, hi + frac * (hi - lo))
 
 
 def _worst_crlb_pct(fisher: dict) -> float:
