@@ -233,3 +233,18 @@ def test_figure2_is_drawn_from_the_settings(repo, tmp_path):
     assert "4 \u00d7 128 tanh" in wider["trunk"][3]
     plot_fig2(settings, sizes, [tmp_path / "f.png"])
     assert (tmp_path / "f.png").stat().st_size > 10_000
+
+
+def test_a_table_claim_keyed_by_several_columns(tmp_path):
+    (tmp_path / "results/tables").mkdir(parents=True)
+    pd.DataFrame({"s": ["x1", "x1"], "n": [100, 200], "err": [3.0, 50.0]}).to_csv(
+        tmp_path / "results/tables/t.csv", index=False
+    )
+    (tmp_path / "pub.csv").write_text("s,n,err\nx1,100,4.0\nx1,200,20.0\n")
+    columns = {"err": {"here": "err", "unit": "%", "tolerance": "band"}}
+    claims = [{"id": "t", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv",
+               "key": ["s", "n"], "columns": columns}]  # fmt: skip
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
+    df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
+    assert df.loc["t.x1.100.err", "status"] == "match" and df.loc["t.x1.200.err", "status"] == "deviation"
+    assert df.loc["t.x1.200.err", "claim"] == "x1 200: err"

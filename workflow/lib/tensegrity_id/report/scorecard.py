@@ -25,7 +25,7 @@ of the same rows::
       section: Table 3 (§4.3)
       published: resources/published/table3.csv
       file: results/tables/table3.csv
-      key: row                             # the row id column in both files
+      key: row                             # the row id column(s) in both files (a list for several)
       columns:                              # published column -> workflow column, unit, tolerance
         sigma_max_pct: {here: sigma_max_pct, unit: "%", tolerance: band}
 
@@ -104,25 +104,30 @@ def _check_tolerance(cid: str, tol: str) -> None:
 def _expand_table(entry: dict, root: Path) -> list[dict]:
     with open(root / entry["published"], newline="") as fh:
         rows = list(csv.DictReader(fh))
-    key = entry["key"]
+    keys = entry["key"] if isinstance(entry["key"], list) else [entry["key"]]
     out = []
     for row in rows:
-        if entry.get("rows") and row[key] not in entry["rows"]:
+        rid = ".".join(row[k] for k in keys)
+        if entry.get("rows") and rid not in entry["rows"]:
             continue
         for pub_col, spec in entry["columns"].items():
             paper = row.get(pub_col, "")
             if paper in ("", None):
                 continue
-            label = row.get(entry.get("label", key), row[key])
+            label = row.get(entry["label"]) if "label" in entry else " ".join(row[k] for k in keys)
             out.append(
                 {
-                    "id": f"{entry['id']}.{row[key]}.{pub_col}",
+                    "id": f"{entry['id']}.{rid}.{pub_col}",
                     "section": entry["section"],
                     "quantity": f"{label}: {spec.get('name', pub_col)}",
                     "paper": paper,
                     "unit": spec.get("unit", ""),
                     "tolerance": spec["tolerance"],
-                    "source": {"file": entry["file"], "where": {key: row[key]}, "column": spec["here"]},
+                    "source": {
+                        "file": entry["file"],
+                        "where": {k: row[k] for k in keys},
+                        "column": spec["here"],
+                    },
                     **{k: entry[k] for k in ("deviation", "anchor", "private", "todo") if k in entry},
                     **{k: spec[k] for k in ("deviation", "anchor") if k in spec},
                 }
