@@ -249,7 +249,7 @@ class QuaternionModel:
             elif fj and not fi:
                 pinned.append((k, i, j, -1.0, 0.0, j))
         bars = free_bars + pinned
-        self.n_free_bars = len(free_bars)
+        self.nf = len(free_bars)  # free bars come first: rows [:nf] carry a centre of mass
         self.n_moving = len(bars)
         self.bar_index = np.array([b[0] for b in bars], int)
         self.node_i = np.array([b[1] for b in bars], int)
@@ -266,7 +266,6 @@ class QuaternionModel:
         self.J = np.stack([0.5 * self.mass * radius**2, Jt, Jt], -1)  # principal moments (n_moving, 3)
         if (self.J <= 0).any():
             raise ClassOneError(f"structure '{name}': a moving bar has no mass")
-        self.nf = self.n_free_bars
         self.size = 3 * self.nf + 4 * self.n_moving  # positions part of the state
 
     # ------------------------------------------------------------ state layout

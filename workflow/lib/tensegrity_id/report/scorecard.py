@@ -180,16 +180,29 @@ def _json_key(doc, key: str):
     return node
 
 
-def lookup(source: dict, root="."):
-    """The workflow's value of a claim source, or ``None`` where the file, row or key is absent."""
+def _read(path: Path, cache: dict):
+    """A results file's content (JSON document or CSV table as text), read once per scorecard."""
+    if path not in cache:
+        if path.suffix == ".json":
+            cache[path] = json.loads(path.read_text())
+        else:
+            cache[path] = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return cache[path]
+
+
+def lookup(source: dict, root=".", cache: dict | None = None):
+    """The workflow's value of a claim source, or ``None`` where the file, row or key is absent.
+
+    ``cache`` (a dict, optional) keeps each file's parsed content between calls.
+    """
     path = Path(root) / source["file"]
     if not path.exists():
         return None
     try:
+        doc = _read(path, {} if cache is None else cache)
         if path.suffix == ".json":
-            return _json_key(json.loads(path.read_text()), source["key"])
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-        sel = df
+            return _json_key(doc, source["key"])
+        sel = doc
         for col, val in source["where"].items():
             sel = sel[sel[col].astype(str) == str(val)]
         if len(sel) != 1:
@@ -262,8 +275,8 @@ def within(paper, here, tolerance: str) -> bool:
 def _fmt(x) -> str:
     if x is None:
         return ""
-    p = _number(x)
-    if p is None or p[0] != "=" or isinstance(x, str) and not re.fullmatch(r"[-+0-9.eE]+", x.strip()):
+    p = _number(x)  # text and "<"/">" values print as given
+    if p is None or isinstance(x, str) and not re.fullmatch(r"[-+0-9.eE]+", x.strip()):
         return str(x)
     v = p[1]
     return f"{v:.4g}" if v != int(v) or abs(v) >= 1e6 else str(int(v))
@@ -276,7 +289,7 @@ def scorecard(claims: list[dict], root=".", available=None) -> pd.DataFrame:
     read to the files this configuration produces; others count as not yet
     produced here, so a stale file of another run is never read.
     """
-    rows = []
+    rows, cache = [], {}
     for c in claims:
         here, reason, src = None, "", ""
         if "private" in c:
@@ -289,7 +302,7 @@ def scorecard(claims: list[dict], root=".", available=None) -> pd.DataFrame:
                 here = None
                 reason = f"{src} is not produced by this configuration"
             else:
-                here = lookup(c["source"], root)
+                here = lookup(c["source"], root, cache)
                 where = c["source"].get("where") or {"key": c["source"].get("key")}
                 missing = ", ".join(f"{k} {v}" for k, v in where.items())
                 reason = f"{src} has no {missing} (not run by this configuration)" if here is None else ""

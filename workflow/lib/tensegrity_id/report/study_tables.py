@@ -28,22 +28,14 @@ TABLE1_COLUMNS = [
     "prestress_source",
 ]
 TABLE_S2_COLUMNS = ["group", "parameter", "value", "source"]
+TABLE_S2_PRESTRESS = ("x1", "x5_bridge", "prism45", "prism30_zg", "hexprism")
+"""The structures whose prestress Table S2 states (planar frames, bridge, prisms, laboratory prism)."""
 
 
 def prestress_source(report: dict, levels=None) -> str:
     """One line on how a structure's prestress was made (its ``prestress`` record)."""
-    p = report["prestress"]
     geo = report["structure"]
-    method = p.get("method")
-    if method == "lp":
-        text = f"LP, {p['sigma_min']:g} N/m min. force density"
-    elif method == "selfstress":
-        if "tension" in p and p.get("tension") is not None and geo.get("free_standing"):
-            text = f"single self-stress mode, {p['tension']:g} N in cable {p.get('cable', 0)}"
-        else:
-            text = f"self-stress mode, scale {p.get('scale', 1.0):g}"
-    else:
-        text = str(method)
+    text = _prestress_text(report["prestress"])
     if geo.get("gravity", 0.0) > 0:
         text += ", with gravity"
     if levels and sorted(levels) != [1.0]:
@@ -85,8 +77,9 @@ def table1(reports: list[dict], labels: dict | None = None, levels: dict | None 
 
 
 def _prestress_text(p: dict) -> str:
+    """A prestress specification (config ``structures.*.prestress``) in words."""
     if p.get("method") == "lp":
-        return f"LP, {p.get('sigma_min', 25.0):g} N/m minimum force density"
+        return f"LP, {p.get('sigma_min', 25.0):g} N/m min. force density"
     if p.get("tension") is not None:
         return f"self-stress mode, {p['tension']:g} N in cable {p.get('cable', 0)}"
     return f"self-stress mode, scale {p.get('scale', 1.0):g}"
@@ -139,35 +132,19 @@ def table_s2(config: dict, benchmark: dict, hexprism: dict | None = None) -> pd.
             "mechanics.generators.hexprism",
         )
     g = "Prestress"
-    for name, spec in config["structures"].items():
-        if name in config.get("build", []) and name in (
-            "x1",
-            "x5_bridge",
-            "prism45",
-            "prism30_zg",
-            "hexprism",
-        ):
-            p = spec.get("prestress", {})
-            val = ", ".join(f"{k} {v}" for k, v in p.items())
-            add(g, name, val, f"config structures.{name}.prestress")
+    for name in TABLE_S2_PRESTRESS:
+        if name in config.get("build", []):
+            spec = config["structures"][name].get("prestress", {})
+            add(g, name, _prestress_text(spec), f"config structures.{name}.prestress")
     g = "Members, structural assessment"
     for name, m in MATERIALS.items():
         text = ", ".join(f"{k} {v / 1e9:g} GPa" if k == "E" else f"{k} {v / 1e6:g} MPa" for k, v in m.items())
         add(g, name, text, "analysis.stability.MATERIALS")
     add(g, "rank tolerance", f"{RANK_TOL:g} relative singular value", "mechanics.statics.RANK_TOL")
     g = "Excitation and records"
-    kinds = sorted(
-        {spec["forcing"] for recs in config.get("records", {}).values() for spec in recs.values() if spec}
-    )
-    add(g, "classes", ", ".join(kinds), "config records")
-    freqs = sorted(
-        {
-            float(spec["frequency"])
-            for recs in config.get("records", {}).values()
-            for spec in recs.values()
-            if spec and "frequency" in spec
-        }
-    )
+    specs = [spec for recs in config.get("records", {}).values() for spec in recs.values() if spec]
+    add(g, "classes", ", ".join(sorted({spec["forcing"] for spec in specs})), "config records")
+    freqs = sorted({float(spec["frequency"]) for spec in specs if "frequency" in spec})
     add(g, "harmonic frequencies", f"{_fmt_list(freqs)} Hz", "config records")
     add(g, "record length, output step", f"{sim['t_end']:g} s, {sim['dt_out']:g} s", "config simulation")
     add(g, "integration", f"{sim['method']}, rtol {sim['rtol']:g}, atol {sim['atol']:g}", "config simulation")
