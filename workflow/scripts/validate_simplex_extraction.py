@@ -10,7 +10,7 @@ and raw signals of the first and last simulated level, for Figure 10).
 
 import numpy as np
 import yaml
-from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.data.runio import atomic_path, setup_log, write_json
 from tensegrity_id.validation.simplex_study import extraction_study, hardware_from_measured
 
 log = setup_log(snakemake.log[0])  # noqa: F821
@@ -29,4 +29,5 @@ for row in summary["levels"]:
         row["raw_channel_error_pct"],
     )
 write_json(snakemake.output.json, summary)  # noqa: F821
-np.savez(snakemake.output.npz, **arrays)  # noqa: F821
+with atomic_path(snakemake.output.npz) as tmp:  # noqa: F821
+    np.savez(tmp, **arrays)

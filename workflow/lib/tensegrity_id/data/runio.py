@@ -1,4 +1,13 @@
-"""Small I/O helpers for the rule scripts: logs and atomic JSON and ``.npz`` files."""
+"""Small I/O helpers for the rule scripts: logs, and every output file written atomically.
+
+Every file a rule writes goes through :func:`atomic_path`: the content is
+written to a temporary file in the target's folder (same file system, so
+``os.replace`` is atomic), which replaces the target only when complete.
+An interrupted or failed write leaves no partial file and the previous file
+untouched.  The finished file gets the mode ``0o666 & ~umask`` that a plain
+``open()`` would give (``tempfile.mkstemp`` makes 0600 files, unreadable to
+the group on a shared project folder).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +16,27 @@ import logging
 import os
 import sys
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["setup_log", "write_json", "write_npz", "read_json", "split_runs"]
+__all__ = [
+    "setup_log",
+    "atomic_path",
+    "write_text",
+    "write_bytes",
+    "write_json",
+    "write_npz",
+    "write_csv",
+    "save_figure",
+    "read_json",
+    "split_runs",
+]
+
+_UMASK_LOCK = threading.Lock()
 
 
 def setup_log(path, name: str = "tensegrity_id") -> logging.Logger:
@@ -33,33 +58,80 @@ def setup_log(path, name: str = "tensegrity_id") -> logging.Logger:
     return logger
 
 
-def write_json(path, obj) -> None:
-    """Write ``obj`` as JSON through a temporary file, so no partial file is left."""
+def _file_mode() -> int:
+    """``0o666 & ~umask``: the mode ``open()`` gives a new file (the umask is read, then restored)."""
+    with _UMASK_LOCK:  # os.umask can only be read by setting it
+        mask = os.umask(0o077)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextmanager
+def atomic_path(path) -> Iterator[Path]:
+    """A temporary path next to ``path``; it replaces ``path`` when the block ends without error.
+
+    The temporary name keeps ``path``'s suffix (``.fig4.pdf.k2x9.tmp.pdf``),
+    so writers that choose the format from the name (matplotlib's
+    ``savefig``, ``np.savez``) write the right one.  On an exception the
+    temporary file is removed and ``path`` (if it existed) is left as it was.
+    Missing parent folders are created.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".tmp{path.suffix}")
+    os.close(fd)
+    tmp = Path(tmp)
     try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(obj, fh, indent=1, sort_keys=False)
-            fh.write("\n")
+        yield tmp
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` (UTF-8) atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_bytes(path, data: bytes) -> None:
+    """Write ``data`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def write_json(path, obj) -> None:
+    """Write ``obj`` as JSON (indent 1, trailing newline) atomically."""
+    with atomic_path(path) as tmp, open(tmp, "w") as fh:
+        json.dump(obj, fh, indent=1, sort_keys=False)
+        fh.write("\n")
 
 
 def write_npz(path, **arrays) -> None:
-    """Write arrays as a compressed ``.npz`` through a temporary file, so no partial file is left."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write arrays as a compressed ``.npz`` atomically."""
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+
+
+def write_csv(df, path, **to_csv) -> None:
+    """Write a DataFrame with ``df.to_csv(path, **to_csv)`` atomically."""
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, **to_csv)
+
+
+def save_figure(fig, paths, **savefig) -> None:
+    """Save a matplotlib figure to each of ``paths`` atomically, in the format of each suffix.
+
+    ``savefig`` options (``dpi``, ``bbox_inches``) are passed on; the
+    format is given explicitly from the target's suffix, not the
+    temporary name's.
+    """
+    for p in [paths] if isinstance(paths, str | os.PathLike) else paths:
+        fmt = Path(p).suffix.lstrip(".") or None
+        with atomic_path(p) as tmp:
+            fig.savefig(tmp, format=fmt, **savefig)
 
 
 def read_json(path):

@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import headroom as _headroom  # noqa: E402
 
 __all__ = ["plot_figS2", "plot_figS3"]
@@ -110,8 +111,7 @@ def plot_figS3(scans: list[dict], records: list[dict], paths, *, steel: list[dic
         _headroom(ax, 0.2)
         ax.legend(fontsize=7, loc="upper center", ncol=3, frameon=False)
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)
 
 
@@ -146,6 +146,5 @@ def plot_figS2(assessments: list[dict], paths) -> None:
     )
     axes[0].invert_yaxis()
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_baselines"]
@@ -78,6 +79,5 @@ def plot_baselines(landscapes: list[dict], pf_runs: list[dict], paths) -> None:
     else:
         ax.legend(fontsize=7)
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

@@ -17,6 +17,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
+
 __all__ = ["fig2_boxes", "plot_fig2"]
 
 # fill and edge of each kind of node: distinct in grey level too (light, mid, dark, hatched)
@@ -120,6 +122,5 @@ def plot_fig2(settings: dict, sizes: dict, paths) -> None:
         loc="left",
         pad=18,
     )
-    for p in paths:
-        fig.savefig(p, dpi=150, bbox_inches="tight")
+    save_figure(fig, paths, dpi=150, bbox_inches="tight")
     plt.close(fig)

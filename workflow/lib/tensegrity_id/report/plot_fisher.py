@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import headroom as _headroom  # noqa: E402
 
 __all__ = ["plot_fig3"]
@@ -88,6 +89,5 @@ def plot_fig3(results: list[dict], labels: list[str], paths, seed_study: dict | 
     for a in axes:
         a.legend(fontsize=7, frameon=False, loc="upper left" if a is not axes[1] else "best")
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
 
 __all__ = ["plot_fig8", "plot_fig10", "plot_fig11"]
@@ -21,8 +22,7 @@ __all__ = ["plot_fig8", "plot_fig10", "plot_fig11"]
 
 def _save(fig, paths) -> None:
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)
 
 

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_fig4", "plot_fig5"]
@@ -26,8 +27,7 @@ def _marks(n_points: int, k: int) -> tuple[int, int]:
 
 def _save(fig, paths):
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)
 
 
@@ -131,6 +131,5 @@ def plot_fig5(series: list[dict], labels: list[str], paths):
     height = fig.get_figheight()
     fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.35 / height, 1, 1))
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

@@ -8,6 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
+
 __all__ = ["plot_record", "plot_energy_balance", "slack_intervals"]
 
 # Colour cycles every 10 series, the line style every 10 more (and apart for the
@@ -60,8 +62,7 @@ def plot_record(rec: dict, title: str, paths, *, coord_labels=None):
         f"{title}: {len(rec['transition_times'])} taut-slack transitions (vertical lines)", fontsize=9
     )
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)
 
 
@@ -89,6 +90,5 @@ def plot_energy_balance(rec: dict, title: str, paths):
     a2.set_ylabel("$|E - W - E(0)|$ (J)")
     a2.set_xlabel("time (s)")
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

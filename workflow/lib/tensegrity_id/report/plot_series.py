@@ -8,6 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_prism_series_slopes"]
@@ -41,6 +42,5 @@ def plot_prism_series_slopes(res: dict, title: str, paths) -> None:
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

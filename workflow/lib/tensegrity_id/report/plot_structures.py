@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from ..mechanics.structure import Structure  # noqa: E402
 
 __all__ = ["draw_structure", "plot_structures"]
@@ -115,6 +116,5 @@ def plot_structures(structures: list[Structure], titles: list[str], paths, *, nc
     # one row below the panels, clear of every drawing
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=9, frameon=False)
     fig.tight_layout(rect=(0, 0.35 / height, 1, 1))
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)

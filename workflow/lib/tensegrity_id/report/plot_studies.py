@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..data.runio import save_figure  # noqa: E402
 from .axes import headroom as _headroom  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
@@ -28,8 +29,7 @@ HATCHES = ("", "//", "..")
 
 def _save(fig, paths) -> None:
     fig.tight_layout()
-    for p in paths:
-        fig.savefig(p, dpi=150)
+    save_figure(fig, paths, dpi=150)
     plt.close(fig)
 
 

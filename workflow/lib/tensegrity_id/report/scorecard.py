@@ -55,6 +55,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from ..data.runio import write_text
+
 __all__ = [
     "STATUSES",
     "TOLERANCES",
@@ -385,7 +387,7 @@ def main(argv=None) -> None:
     readme, table = (argv or sys.argv[1:])[:2]
     df = pd.read_csv(table, dtype=str, keep_default_na=False)
     text = Path(readme).read_text()
-    Path(readme).write_text(update_readme(text, readme_blocks(df, table)))
+    write_text(readme, update_readme(text, readme_blocks(df, table)))
 
 
 if __name__ == "__main__":

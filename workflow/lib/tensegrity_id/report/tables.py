@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
+from ..data.runio import write_csv, write_text
 from ..identify.seeds import seed_stats
 
 __all__ = [
@@ -46,6 +45,14 @@ def table_s3(
     ``resolvable`` is written as ``determined/cables`` like the seed's table;
     ``class`` and ``lambda_min`` (N/m, rigid bars) come from the assessment,
     with the published values alongside (``paper_class``, ``paper_lambda_min``).
+    Where the assessments carry them (:func:`tensegrity_id.analysis.assess`):
+    ``lambda_min`` of a free-standing form is its grounding-invariant margin
+    (``lambda_min_invariant``) and ``lambda_min_grounded`` (N/m) the margin
+    of every row as grounded (the supported structures' ``lambda_min``);
+    ``connelly`` (bool) is Connelly's super-stability condition (false also
+    where the prestress carries a load, as on the frames under gravity) and
+    ``nullity_Omega`` the nullity of the ``n x n`` stress matrix (``d + 1``
+    required).
     """
     rows = []
     for k, r in enumerate(reports):
@@ -64,8 +71,17 @@ def table_s3(
     cols = TABLE_S3_COLUMNS if identifiability is not None else TABLE_S3_COLUMNS[:-1]
     df = pd.DataFrame(rows, columns=cols)
     if assessments is not None:
-        df["class"] = [a["rigid"]["class"] for a in assessments]
-        df["lambda_min"] = [a["rigid"]["lambda_min"] for a in assessments]
+        rigid = [a["rigid"] for a in assessments]
+        df["class"] = [a["class"] for a in rigid]
+        if all("lambda_min_invariant" in a for a in rigid):
+            inv = [a["lambda_min_invariant"] for a in rigid]
+            df["lambda_min"] = [a["lambda_min"] if v is None else v for a, v in zip(rigid, inv, strict=True)]
+            df["lambda_min_grounded"] = [a["lambda_min"] for a in rigid]
+        else:  # an assessment written before the invariant margin existed
+            df["lambda_min"] = [a["lambda_min"] for a in rigid]
+        if all("connelly" in a for a in rigid):
+            df["connelly"] = [a["connelly"]["super_stable"] for a in rigid]
+            df["nullity_Omega"] = [a["connelly"]["nullity_Omega"] for a in rigid]
         if published is not None:
             pub = published.set_index("structure")
             df["paper_class"] = [pub["class"].get(n, "") for n in df["structure"]]
@@ -299,12 +315,10 @@ def _markdown(df: pd.DataFrame, title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_table(df: pd.DataFrame, csv_path, md_path, *, title: str) -> None:
-    """Write ``df`` as CSV and as a Markdown table."""
-    for path in (csv_path, md_path):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(csv_path, index=False)
-    Path(md_path).write_text(_markdown(df, title))
+def write_table(df: pd.DataFrame, csv_path, md_path, *, title: str, note: str | None = None) -> None:
+    """Write ``df`` as CSV and as a Markdown table (``note``: a paragraph after the table), atomically."""
+    write_csv(df, csv_path, index=False)
+    write_text(md_path, _markdown(df, title) + ("" if note is None else "\n" + note + "\n"))
 
 
 TABLE6_LABELS = {

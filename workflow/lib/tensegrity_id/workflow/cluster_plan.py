@@ -36,7 +36,18 @@ import numpy as np
 import pandas as pd
 import yaml
 
-__all__ = ["parse_dry_run", "localrules", "read_benchmarks", "n_seeds", "pinn_job", "estimate", "main"]
+from ..data.runio import write_text
+
+__all__ = [
+    "parse_dry_run",
+    "localrules",
+    "read_benchmarks",
+    "n_seeds",
+    "pinn_job",
+    "estimate",
+    "no_benchmarks_message",
+    "main",
+]
 
 THREAD_EXPONENT = 0.7
 """A PINN batch on T threads runs T**0.7 times faster than on one (measured: 1.6 at T = 2)."""
@@ -170,6 +181,16 @@ def _merged_config(configfiles) -> dict:
     return cfg
 
 
+def no_benchmarks_message(root) -> str:
+    """The one line printed when ``root`` holds no benchmark timings to price a plan from."""
+    return (
+        f"cluster_plan: no benchmark timings (*.tsv with an 's' column) under {Path(root).resolve()}/; "
+        "they are written by a finished run of the workflow: run the default configuration first "
+        "(snakemake --profile profiles/default, or with the --configfile you plan for), "
+        "or pass --benchmarks DIR of a finished run"
+    )
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -178,6 +199,11 @@ def main(argv=None) -> int:
     ap.add_argument("--benchmarks", default="benchmarks", help="benchmark directory of a finished run")
     ap.add_argument("--json", help="also write the table here")
     args = ap.parse_args(argv)
+    # the timings come first: without them there is nothing to price, and the dry run takes a while
+    measured = read_benchmarks(args.benchmarks)
+    if not measured:
+        print(no_benchmarks_message(args.benchmarks), file=sys.stderr)
+        return 2
     cmd = [sys.executable, "-m", "snakemake", "--dry-run", "--forceall"]
     for f in args.configfile:
         cmd += ["--configfile", f]
@@ -186,13 +212,25 @@ def main(argv=None) -> int:
         print(proc.stdout[-2000:], proc.stderr[-2000:], file=sys.stderr)
         return proc.returncode
     jobs = parse_dry_run(proc.stdout)
-    jobs["local"] = jobs["local"] | jobs["rule"].isin(localrules())
-    measured = read_benchmarks(args.benchmarks)
-    if not measured:
-        print(f"no benchmark files under {args.benchmarks}/: run the default workflow first", file=sys.stderr)
+    if jobs.empty:
+        print(
+            f"cluster_plan: the dry run ({' '.join(cmd[1:])}) listed no jobs; its output ends: "
+            f"{proc.stdout[-300:]!r}",
+            file=sys.stderr,
+        )
         return 2
+    jobs["local"] = jobs["local"] | jobs["rule"].isin(localrules())
     groups = _merged_config(args.configfile).get("identify", {}).get("pinn", {}).get("groups", {})
     table = estimate(jobs, measured, groups)
+    n_bench = int(jobs["benchmark"].notna().sum())
+    if n_bench and not int(table["measured"].sum() + table["estimated"].sum()):
+        print(
+            f"cluster_plan: none of the {n_bench} jobs with a benchmark: directive can be priced from "
+            f"the {len(measured)} benchmark files under {Path(args.benchmarks).resolve()}/ (other rules); "
+            "run the default configuration first (snakemake --profile profiles/default)",
+            file=sys.stderr,
+        )
+        return 2
     total = table[["jobs", "cluster_jobs", "measured", "estimated", "unpriced", "wall_h", "core_h"]].sum()
     with pd.option_context("display.width", 140, "display.max_rows", 200):
         print(table.round(3).to_string())
@@ -203,8 +241,8 @@ def main(argv=None) -> int:
         f"{int(total['unpriced'])} without a benchmark directive: seconds each)"
     )
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(
+        write_text(
+            args.json,
             json.dumps(
                 {
                     "configfiles": args.configfile,
@@ -212,7 +250,7 @@ def main(argv=None) -> int:
                     "total": {k: float(v) for k, v in total.items()},
                 },
                 indent=1,
-            )
+            ),
         )
     return 0
 

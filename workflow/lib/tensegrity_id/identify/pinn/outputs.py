@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...data.runio import write_json
+from ...data.runio import write_csv, write_json, write_npz
 
 __all__ = ["write_run"]
 
@@ -33,12 +33,12 @@ def write_run(result: dict, json_path, history_path, series_path, log=None) -> d
     """
     history = result.pop("_history")
     series = result.pop("_series", None)
-    pd.DataFrame(history).to_csv(history_path, index=False)
+    write_csv(pd.DataFrame(history), history_path, index=False)
     if series is not None:
         arrays = {k: np.asarray(v) for k, v in series.items() if k in SERIES_KEYS}
-        np.savez_compressed(series_path, coord=series["coord"], record=series["record"], **arrays)
+        write_npz(series_path, coord=series["coord"], record=series["record"], **arrays)
     else:
-        np.savez_compressed(series_path, coord=-1, record="")
+        write_npz(series_path, coord=-1, record="")
     if log is not None:
         e = result["errors"]
         log.info(

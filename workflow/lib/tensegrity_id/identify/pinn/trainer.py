@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ...data.runio import atomic_path
 from ...mechanics.dynamics import Dynamics
 from ..base import C0, SIGMA0, RecordData
 from ..residual import Residual
@@ -430,18 +431,36 @@ class PINNTrainer:
             self._compiled = False
 
     def save_checkpoint(self, path, fingerprint: str) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        torch.save({"fingerprint": fingerprint, **self.state_dict()}, tmp)
-        os.replace(tmp, path)
+        """Write the batch's state atomically (a job killed mid-write leaves the previous checkpoint)."""
+        with atomic_path(path) as tmp:
+            torch.save({"fingerprint": fingerprint, **self.state_dict()}, tmp)
 
     def try_resume(self, path, fingerprint: str) -> bool:
-        """Load a checkpoint of this very batch; ignore (with a log line) one of another run."""
+        """Load a checkpoint of this very batch; ignore (with a log line) one of another run.
+
+        An unreadable checkpoint (truncated, say, by a full disk) is renamed
+        to ``<name>.corrupt``, with a warning naming both paths, and training
+        starts afresh.
+        """
         path = Path(path)
         if not path.exists():
             return False
-        st = torch.load(path, weights_only=False)
+        try:
+            st = torch.load(path, weights_only=False)
+            if not isinstance(st, dict):
+                raise ValueError(f"holds a {type(st).__name__}, not a checkpoint dict")
+        except Exception as exc:  # torch raises RuntimeError, EOFError, UnpicklingError, ...
+            aside = path.with_name(path.name + ".corrupt")
+            os.replace(path, aside)
+            # torch's first sentence says what failed; the rest is generic advice
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0].split(". ")[0]
+            log.warning(
+                "checkpoint %s is unreadable (%s); moved it to %s and training from scratch",
+                path,
+                reason,
+                aside,
+            )
+            return False
         if st.get("fingerprint") != fingerprint:
             log.info("checkpoint %s belongs to another run configuration; starting afresh", path)
             return False
