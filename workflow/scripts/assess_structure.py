@@ -9,7 +9,11 @@ an orthonormal basis of the admissible displacements), ``lambda_min_KG``
 (-, cable area ``EA / E_c`` unless configured) and ``bar_sigma`` (N/m);
 ``margin_ratio_flexible`` (-); ``f1_tangent_hz`` and ``f1_modal_hz`` (lowest
 frequency from ``K_t`` with the consistent mass, and from the constrained
-modal analysis).
+modal analysis); ``lambda_min_invariant`` (N/m, a free-standing form's
+margin on all coordinates with the rigid-body motions projected out,
+invariant to the grounding; ``None`` for a supported structure) and
+``connelly`` (Connelly's condition: stress matrix PSD, nullity d+1, no
+conic at infinity).
 """
 
 from tensegrity_id import structure_from_report

@@ -5,7 +5,10 @@ Outputs ``results/tables/table_s3.csv`` and ``.md`` with columns
 coordinates, members, rank of the equilibrium matrix at relative tolerance
 1e-6, self-stress states, mechanisms), ``resolvable`` (cables determined
 at first order / cables), ``class`` and ``lambda_min`` (N/m, rigid bars,
-results/assess/) with the published ``paper_class`` and ``paper_lambda_min``
+results/assess/; for a free-standing form the grounding-invariant margin,
+with ``lambda_min_grounded`` beside it), ``connelly`` and ``nullity_Omega``
+(Connelly's full super-stability condition and the stress matrix's
+nullity) with the published ``paper_class`` and ``paper_lambda_min``
 alongside.  Also writes ``results/values/table_s3_resolvable.json``
 (totals: determined, cables, invisible, combinations).
 """

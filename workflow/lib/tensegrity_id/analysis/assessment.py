@@ -19,6 +19,25 @@ Tangent stiffness (seed Eq. 14)
     For a free-free form the rigid-body motions are removed from the space as
     well.  The margin is ``lambda_min(K_t)`` (N/m), in that orthonormal basis.
 
+Grounding-invariant margin (free-standing forms)
+    A minimally (3-2-1) grounded form's margin depends on which six
+    coordinates are held, because the basis (hence the metric) of the
+    admissible space does: the class-1 cell gives 0.025 to 5.7 N/m over
+    four groundings (``tests/unit/test_stability_margins.py``).  ``lambda_min_invariant`` is the margin of the
+    same form with every support removed, on all coordinates less the
+    rigid-body motions, in the Euclidean metric of the nodal coordinates
+    (:func:`tensegrity_id.analysis.stability.unsupported_stiffness`, which
+    derives why it is invariant and why the class is not affected).  Table
+    S3 reports it as the margin of a free-standing form; ``lambda_min`` stays
+    the grounded value.
+
+Connelly's condition
+    Beside the paper's test (``K_G`` positive semi-definite on the free
+    coordinates), ``connelly`` reports Connelly's sufficient condition for
+    super stability: the ``n x n`` stress matrix positive semi-definite, of
+    nullity ``d + 1``, and the stressed member directions on no conic at
+    infinity (:func:`tensegrity_id.analysis.stability.connelly_conditions`).
+
 Classification (seed §S5)
     With ``tol = tol_rel * ||K_G||_2`` (plus the round-off level of ``K_t``):
     super-stable when ``lambda_min(K_t) > tol`` and ``lambda_min(K_G) >= -tol``
@@ -62,8 +81,10 @@ from .stability import (
     MATERIALS,
     STEEL_DENSITY,
     classify,
+    connelly_conditions,
     size_sections,
     stiffness,
+    unsupported_stiffness,
     utilisations,
 )
 
@@ -81,10 +102,22 @@ __all__ = [
 def assess(
     structure: Structure, sigma=None, *, bars: str = "rigid", tol_rel: float = 1e-8, cable_area=None
 ) -> dict:
-    """Stability class, margin, prestress-stability checks and utilisations of one prestress."""
+    """Stability class, margin, prestress-stability checks and utilisations of one prestress.
+
+    Besides the keys of :func:`classify` (``lambda_min``: the margin on the
+    free coordinates, grounded as the structure is): ``lambda_min_invariant``
+    (N/m, the grounding-invariant margin of a free-standing form, ``None``
+    for a supported structure) and ``connelly`` (the dict of
+    :func:`tensegrity_id.analysis.stability.connelly_conditions`).
+    """
     sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
     k = stiffness(structure, sigma, bars=bars)
     out = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
+    out["lambda_min_invariant"] = None
+    if structure.free_standing:
+        Kt0 = unsupported_stiffness(structure, sigma, k["bar_sigma"], bars=bars)["Kt"]
+        out["lambda_min_invariant"] = float(np.linalg.eigvalsh(Kt0)[0]) if len(Kt0) else np.inf
+    out["connelly"] = connelly_conditions(structure, sigma, k["bar_sigma"], tol_rel=tol_rel)
     Um = mechanism_basis(structure)
     out["n_mechanisms"] = int(Um.shape[1])
     out["lambda_min_mechanisms"] = (

@@ -4,7 +4,10 @@ The definitions (tangent stiffness with rigid or flexible bars, the
 classification tolerance, the strength checks and the material library) are
 stated in :mod:`tensegrity_id.analysis.assessment`, which composes these
 primitives into the assessment of a structure, a prestress scan, a record
-and the steel design.
+and the steel design.  Two primitives go beyond the paper's formulation:
+:func:`unsupported_stiffness`, whose margin does not depend on how a
+free-standing form is grounded, and :func:`connelly_conditions`, Connelly's
+sufficient condition for super stability.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import numpy as np
 from scipy.linalg import null_space
 
 from ..mechanics.dynamics import Dynamics
+from ..mechanics.formfinding import force_density_matrix
 from ..mechanics.modal import stiffness_split
 from ..mechanics.statics import (
+    RANK_TOL,
     _unrestrained_rigid_modes,
     equilibrium_matrix,
     rigid_body_modes,
@@ -26,6 +31,9 @@ __all__ = [
     "STEEL_DENSITY",
     "bar_force_densities",
     "stiffness",
+    "unsupported_stiffness",
+    "connelly_conditions",
+    "directions_on_conic",
     "classify",
     "utilisations",
     "size_sections",
@@ -125,6 +133,183 @@ def stiffness(
         "S_free": sym(Kg),
         "bar_sigma": np.asarray(bar_sigma, float),
     }
+
+
+def unsupported_stiffness(
+    structure: Structure, sigma=None, bar_sigma=None, *, bars: str = "rigid", bar_E: float | None = None
+) -> dict:
+    """:func:`stiffness` of the form with every support removed: a margin independent of the grounding.
+
+    The structure's nodes are taken with all coordinates free; ``K_t = K_M +
+    K_G`` is reduced to the admissible space ``N``: the null space of the
+    bar-length constraint Jacobian (rigid bars) intersected with the
+    orthogonal complement of the rigid-body motions (three translations and
+    the infinitesimal rotations of the reference configuration; two and one
+    in 2-D), in an orthonormal basis of ``R^(n d)``.  Arguments and the
+    returned dict are those of :func:`stiffness`; ``bar_sigma`` defaults to
+    the bar force densities of ``structure`` as given.
+
+    Why (for a free-standing form, whose prestress is a self-stress)
+    ---------------------------------------------------------------
+    A minimally (3-2-1) grounded form has its margin on ``N_g = {J dq = 0,
+    dq_fixed = 0}``; this one on ``N_0 = {J dq = 0, R^T dq = 0}``, ``R``
+    the rigid-body modes.  A 3-2-1 grounding holds each rigid-body motion
+    exactly once, so every admissible ``dq`` splits uniquely as ``dq = g + R
+    a`` with ``g`` in ``N_g`` (``J R = 0``: a rigid motion extends no bar),
+    and ``P g`` (``P`` the orthogonal projector off ``R``) maps ``N_g`` onto
+    ``N_0`` one to one.  When the member forces are a self-stress, ``K_t R =
+    0``: ``K_M`` because a rigid motion extends no member, ``K_G = Omega (x)
+    I_d`` because ``Omega 1 = 0`` (translations) and ``Omega X = 0``
+    (rotations ``X W^T``, ``W`` skew).  Hence ``g^T K_t g = (P g)^T K_t (P
+    g)``: the grounded and unsupported reductions are one quadratic form in
+    two bases.  They are congruent (same inertia, so the class does not
+    depend on the grounding, by Sylvester's law) but their eigenvalues
+    differ, because an eigenvalue of ``N^T K N`` is a Rayleigh quotient in
+    the metric of the basis.  The grounded basis measures a motion by the
+    displacement of the free coordinates relative to three arbitrary nodes;
+    this one by the Euclidean norm (metres) of the displacement of all
+    coordinates with its rigid-body part removed, a choice made here (the
+    paper states no normalisation) because it depends on no support.  Since
+    ``|P g| <= |g|``, a stable form's unsupported ``lambda_min`` is at least
+    its grounded one for every 3-2-1 grounding.  A prestress that is not a
+    self-stress (a load, or reactions) leaves ``K_t R != 0`` and the
+    invariance does not hold.
+    """
+    sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
+    if bar_sigma is None:
+        bar_sigma = bar_force_densities(structure, sigma)
+    free = structure.with_changes(fixed=np.zeros_like(structure.fixed), free_standing=True)
+    return stiffness(free, sigma, bar_sigma, bars=bars, bar_E=bar_E)
+
+
+def directions_on_conic(directions, *, tol_rel: float = 1e-8) -> bool:
+    """Whether member directions lie on a conic at infinity (Connelly 1982).
+
+    They do when a nonzero symmetric ``d x d`` matrix ``Q`` has ``u_k^T Q
+    u_k = 0`` for every direction ``u_k``: then the affine map ``I + eps
+    Q`` changes no member length to first order.  Each direction gives one
+    linear equation in the ``d (d + 1) / 2`` entries of ``Q``; they lie on
+    a conic when that system's smallest singular value is at most
+    ``tol_rel`` times its largest (directions normalised to unit length).
+
+    Parameters
+    ----------
+    directions : array_like, shape (n_members, d)
+    """
+    u = np.asarray(directions, float)
+    u = u / np.linalg.norm(u, axis=1, keepdims=True)
+    d = u.shape[1]
+    pairs = [(a, b) for a in range(d) for b in range(a, d)]
+    if len(u) < len(pairs):
+        return True
+    M = np.column_stack([(1.0 if a == b else 2.0) * u[:, a] * u[:, b] for a, b in pairs])
+    sv = np.linalg.svd(M, compute_uv=False)
+    return bool(sv[-1] <= tol_rel * sv[0])
+
+
+def connelly_conditions(
+    structure: Structure, sigma=None, bar_sigma=None, *, tol_rel: float = 1e-8, eq_tol: float = RANK_TOL
+) -> dict:
+    """Connelly's sufficient condition for super stability of a prestress.
+
+    Connelly (1982, "Rigidity and energy", Invent. Math. 66; restated in
+    Connelly & Guest 2022, "Frameworks, Tensegrities, and Symmetry"): a
+    tensegrity with a proper self-stress ``omega`` (cables ``>= 0``, struts
+    ``<= 0``) in ``R^d`` is super stable (universally rigid) when
+
+    1. the stress matrix ``Omega`` (``n x n``, the force-density Laplacian
+       :func:`tensegrity_id.mechanics.formfinding.force_density_matrix`, bars
+       included) is positive semi-definite,
+    2. its nullity is ``d + 1`` (only the affine images of the
+       configuration: the constant vector and the ``d`` coordinate columns),
+    3. the directions of the stressed members do not lie on a conic at
+       infinity (:func:`directions_on_conic`).
+
+    The paper's test (``K_G`` positive semi-definite on the free
+    coordinates) is condition 1 for a form without supports, where ``K_G =
+    Omega (x) I_d``.  The theorem presumes a proper self-stress of the
+    unsupported framework (``proper``: no compressed cable, no stretched
+    bar, after the step below).  A prestress that leans on supports is first
+    made one: the reactions are taken up by the members that join two fully
+    held nodes (their length cannot change, so their force density plays no
+    part in the mechanics of the free coordinates), solved by least squares;
+    ``self_stress`` reports whether the out-of-balance force on all
+    coordinates then vanishes (relative to the largest member force, below
+    ``eq_tol``).  A load (gravity) leaves it unbalanced: no verdict.
+
+    Two-stage tower (``two_stage_tower``, base pinned, LP prestress).  Its
+    prestress leans on the base: as given, ``Omega`` is indefinite
+    (``-12.0`` N/m, twice) with nullity 3.  The three base cables take up
+    the reactions (force density 10 -> 19.3 N/m); ``Omega`` is then positive
+    semi-definite but of nullity ``5 > d + 1``: the null space is spanned by
+    the level indicators ``1_B, 1_M, 1_T`` and the ``x``, ``y`` columns (the
+    ``z`` column is constant per level), because at every node the force
+    densities of the members to the other levels sum to zero (bar ``-37.3``
+    each way against cables ``10 + 27.3``).  The one non-affine null vector
+    moves the middle level as a block relative to the base and the top:
+    the stress energy does not resist it.  The paper's test passes (``K_G``
+    on the free coordinates is positive semi-definite, nullity 6: each free
+    level translates as a block), Connelly's condition fails on the
+    nullity; the tower is stable because the material stiffness resists
+    those block translations.  Failing a sufficient condition does not prove
+    the tower is not universally rigid.  Checked in
+    ``tests/unit/test_stability_margins.py``.
+
+    Returns
+    -------
+    dict
+        ``self_stress``, ``proper`` (bool); ``ground_members_adjusted``
+        (members whose force density took up reactions; 0 where they could
+        not, and then ``Omega`` is that of the stress as given);
+        ``out_of_balance`` (-, largest nodal force over the largest member
+        force); ``lambda_min_Omega`` (N/m); ``nullity_Omega`` (eigenvalues
+        within ``tol_rel ||Omega||`` of zero); ``nullity_required`` (``d +
+        1``); ``psd``, ``conic``, ``super_stable`` (bool, all conditions
+        met); ``force_densities`` (N/m, bars then cables: the stress tested).
+    """
+    sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
+    bar_sigma = bar_force_densities(structure, sigma) if bar_sigma is None else np.asarray(bar_sigma, float)
+    t = np.concatenate([bar_sigma, sigma])  # bars first, as structure.members
+    mem = structure.members
+    A = equilibrium_matrix(structure)
+    lengths = np.concatenate([structure.bar_lengths, structure.cable_lengths])
+    force = max(float(np.abs(t * lengths).max()), np.finfo(float).tiny)
+    held = structure.fixed.all(axis=1)
+    ground = held[mem[:, 0]] & held[mem[:, 1]]
+    adjusted = 0
+    if np.abs(A @ t).max() > eq_tol * force and ground.any():
+        trial = t.copy()
+        trial[ground] += np.linalg.lstsq(A[:, ground], -(A @ t), rcond=None)[0]
+        if np.abs(A @ trial).max() <= eq_tol * force:  # else a load remains: keep the stress as given
+            t, adjusted = trial, int(ground.sum())
+    out_of_balance = float(np.abs(A @ t).max()) / force
+    Omega = force_density_matrix(structure.n_nodes, mem, t)
+    w = np.linalg.eigvalsh(Omega)
+    tol = tol_rel * max(float(np.abs(w).max()), np.finfo(float).tiny)
+    stressed = np.abs(t) > tol_rel * np.abs(t).max()  # zero-force members do not enter the energy
+    x = structure.nodes
+    conic = directions_on_conic(x[mem[stressed, 1]] - x[mem[stressed, 0]], tol_rel=tol_rel)
+    nb, tiny = structure.n_bars, tol_rel * np.abs(t).max()
+    out = {
+        "self_stress": bool(out_of_balance <= eq_tol),
+        "proper": bool((t[nb:] >= -tiny).all() and (t[:nb] <= tiny).all()),
+        "ground_members_adjusted": adjusted,
+        "out_of_balance": out_of_balance,
+        "lambda_min_Omega": float(w[0]),
+        "nullity_Omega": int((np.abs(w) <= tol).sum()),
+        "nullity_required": structure.dim + 1,
+        "psd": bool(w[0] >= -tol),
+        "conic": conic,
+        "force_densities": t.tolist(),
+    }
+    out["super_stable"] = bool(
+        out["self_stress"]
+        and out["proper"]
+        and out["psd"]
+        and out["nullity_Omega"] == out["nullity_required"]
+        and not conic
+    )
+    return out
 
 
 def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:

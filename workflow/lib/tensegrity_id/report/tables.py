@@ -49,8 +49,9 @@ def table_s3(
     ``lambda_min`` of a free-standing form is its grounding-invariant margin
     (``lambda_min_invariant``) and ``lambda_min_grounded`` (N/m) the margin
     of every row as grounded (the supported structures' ``lambda_min``);
-    ``connelly`` (bool) is Connelly's super-stability condition (false also
-    where the prestress carries a load, as on the frames under gravity) and
+    ``connelly`` is Connelly's super-stability condition (``pass``,
+    ``fail``, or ``n/a`` where the prestress carries a load, as on the
+    frames under gravity: no self-stress, no verdict) and
     ``nullity_Omega`` the nullity of the ``n x n`` stress matrix (``d + 1``
     required).
     """
@@ -80,7 +81,12 @@ def table_s3(
         else:  # an assessment written before the invariant margin existed
             df["lambda_min"] = [a["lambda_min"] for a in rigid]
         if all("connelly" in a for a in rigid):
-            df["connelly"] = [a["connelly"]["super_stable"] for a in rigid]
+            df["connelly"] = [
+                ("pass" if a["connelly"]["super_stable"] else "fail")
+                if a["connelly"]["self_stress"]
+                else "n/a"
+                for a in rigid
+            ]
             df["nullity_Omega"] = [a["connelly"]["nullity_Omega"] for a in rigid]
         if published is not None:
             pub = published.set_index("structure")
