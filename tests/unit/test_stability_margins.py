@@ -181,7 +181,7 @@ def test_table_s3_reports_the_invariant_margin_of_free_standing_forms_and_connel
         {"name": "two_stage_tower", "counts": {"n_free": 18, "n_members": 27, "rank_A": 18, "s": 9, "m": 0}},
         {"name": "class1_cell", "counts": {"n_free": 30, "n_members": 30, "rank_A": 29, "s": 1, "m": 1}},
     ]
-    con = {"super_stable": False, "nullity_Omega": 5}
+    con = {"self_stress": True, "super_stable": False, "nullity_Omega": 5}
     assessments = [
         {
             "rigid": {
@@ -196,7 +196,7 @@ def test_table_s3_reports_the_invariant_margin_of_free_standing_forms_and_connel
                 "class": "super-stable",
                 "lambda_min": 0.025,
                 "lambda_min_invariant": 22.4,
-                "connelly": {"super_stable": True, "nullity_Omega": 4},
+                "connelly": {"self_stress": True, "super_stable": True, "nullity_Omega": 4},
             }
         },
     ]
