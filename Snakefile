@@ -2,13 +2,22 @@
 # transitions: the study as a Snakemake workflow.  See README.md.
 
 import sys
+import warnings
 
 from snakemake.utils import min_version, validate
 
-from tensegrity_id.workflow.config_check import ConfigError, check_config
+from tensegrity_id.workflow.config_check import ConfigError, ConfigWarning, check_config
+from tensegrity_id.workflow.config_files import ConfigFileError, read_config_file
 from tensegrity_id.workflow.runsheet import RunSheet
 
 min_version("9.0")
+
+# Every config file read strictly first: a YAML error or a repeated key is
+# named with its file and line (Snakemake's own reading names neither).
+try:
+    read_config_file("config/config.yaml")
+except ConfigFileError as exc:
+    sys.exit(f"Error: {exc}")
 
 
 configfile: "config/config.yaml"
@@ -19,10 +28,16 @@ configfile: "config/config.yaml"
 # the defaults and the run sheet (every job as a row with named keys) is
 # built once for the rule files.
 try:
-    check_config(config, "config/schema.yaml")
+    for extra_config in workflow.overwrite_configfiles:
+        read_config_file(extra_config)
+    with warnings.catch_warnings(record=True) as config_warnings:
+        warnings.simplefilter("always", ConfigWarning)
+        check_config(config, "config/schema.yaml")
+    for w in config_warnings:
+        print(f"Warning: {w.message}", file=sys.stderr)
     validate(config, "config/schema.yaml", set_default=True)
     SHEET = RunSheet(config)
-except (ConfigError, ValueError) as exc:
+except (ConfigError, ConfigFileError, ValueError) as exc:
     sys.exit(f"Error: {exc}")
 
 
@@ -195,11 +210,14 @@ rule all:
         ),
         table7=rules.make_table7.output if VALIDATION.get("leg") else [],
         measured=[
-            path("table", ext, table=f"measured_{row['record']}")
+            path("measured_summary", ext, **row)
             for row in SHEET.measured
             for ext in (".csv", ".md")
         ],
-        peaks=[path("peaks", name=n) for n in PEAKS],
+        peaks=[
+            path("peaks", ".json", name=n, structure=e["structure"])
+            for n, e in PEAKS.items()
+        ],
         force_scale=(
             rules.make_force_scale_table.output
             if SHEET.studies["force_scale"] or force_scale_lm()

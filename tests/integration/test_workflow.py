@@ -279,12 +279,12 @@ def test_measured_record_outputs_follow_contracts(workdir):
     assert res["exact"] is None and res["errors"]["sigma_max_pct"] is None
     assert res["identified"]["force_scale_channels"] == ["x1_shaker_miscal:force:1:y"]
     assert {"crlb_relative", "null_members"} <= set(res["bounds"]) and "f_0" in res["bounds"]["crlb_relative"]
-    summary = json.loads((workdir / "results/tables/measured_x1_shaker_miscal.json").read_text())
+    summary = json.loads((workdir / "results/measured/x1/x1_shaker_miscal/summary.json").read_text())
     assert summary["screening"]["members"]["sigma_0"] == "undeterminable"
     assert {"class", "margin", "U_c_max"} <= set(summary["methods"][0]["assessment"])
-    table = pd.read_csv(workdir / "results/tables/measured_x1_shaker_miscal.csv")
+    table = pd.read_csv(workdir / "results/measured/x1/x1_shaker_miscal/summary.csv")
     assert table["row"].iloc[0] == "screening (before inversion)" and "force scale" in table.columns
-    peaks = json.loads((workdir / "results/values/peaks_x1_peaks.json").read_text())
+    peaks = json.loads((workdir / "results/measured/x1/peaks/x1_peaks.json").read_text())
     assert peaks["scale"] == pytest.approx(1.25, rel=2e-3)
     fs = pd.read_csv(workdir / "results/tables/force_scale.csv")
     assert list(fs["row"]) == ["pinn_known", "pinn_fit", "lm_known", "lm_fit"]

@@ -245,17 +245,16 @@ def labels(rows, *keys):
 
 # ------------------------------------------------------- measured records
 # Your own records (config measured, measured_peaks; workflow/rules/measured.smk).
-# measured records (config 'measured', workflow/rules/measured.smk) are not simulated
-# (a name is excluded where no name character follows it: the path goes on after it)
-NOT_MEASURED = (
-    "".join(f"(?!{row['record']}(?![a-z0-9_]))" for row in SHEET.measured)
-    + "[a-z0-9_]+"
-)
-
-MEASURED_NAMES = [row["record"] for row in SHEET.measured]
-MEASURED_RE = (
-    "|".join(MEASURED_NAMES) if MEASURED_NAMES else "(?!x)x"
-)  # none: never matches
+# A record name is per structure: a measured record (config 'measured',
+# workflow/rules/measured.smk) may share its name with a simulated record of
+# another structure.  The record wildcard follows its structure's folder in
+# every path ('.../{structure}/{record}...'), so each name is matched only
+# after its own folder (a fixed-width look-behind) and only as a whole name.
+MEASURED_PAIRS = [
+    f"(?<=/{row['structure']}/){row['record']}(?![a-z0-9_])" for row in SHEET.measured
+]
+MEASURED_RE = "|".join(MEASURED_PAIRS) if MEASURED_PAIRS else "(?!x)x"  # none: never
+NOT_MEASURED = "".join(f"(?!{pair})" for pair in MEASURED_PAIRS) + "[a-z0-9_]+"
 
 
 def measured(wildcards):
@@ -264,19 +263,11 @@ def measured(wildcards):
 
 
 def measured_row(wildcards):
-    """The run-sheet row of a measured record, by its name."""
-    return next(r for r in SHEET.measured if r["record"] == wildcards.record)
-
-
-def measured_path(wildcards, kind, suffix=""):
-    """A file of a measured record, by its name."""
-    row = measured_row(wildcards)
-    return path(
-        kind,
-        suffix,
-        structure=row["structure"],
-        record=row["record"],
-        protocol="measured",
+    """The run-sheet row of a measured record."""
+    return next(
+        r
+        for r in SHEET.measured
+        if (r["structure"], r["record"]) == (wildcards.structure, wildcards.record)
     )
 
 

@@ -56,23 +56,23 @@ rule screen_measured_record:
 
 rule make_measured_summary:
     input:
-        structure=lambda w: measured_path(w, "structure"),
-        record_json=lambda w: measured_path(w, "record", ".json"),
-        screening=lambda w: measured_path(w, "measured_screening"),
+        structure=path("structure"),
+        record_json=path("record", ".json"),
+        screening=path("measured_screening"),
         results=measured_results,
         lib=lib("make_measured_summary"),
     output:
-        json=path("table", ".json", table="measured_{record}"),
+        json=path("measured_summary", ".json"),
         csv=report(
-            path("table", ".csv", table="measured_{record}"),
+            path("measured_summary", ".csv"),
             caption="../report/measured_record.rst",
             category="7 Measured data",
             subcategory="Your own records",
-            labels={"record": "{record}"},
+            labels={"structure": "{structure}", "record": "{record}"},
         ),
-        md=path("table", ".md", table="measured_{record}"),
+        md=path("measured_summary", ".md"),
     log:
-        logs("make_measured_summary/{record}.log"),
+        logs("make_measured_summary/{structure}/{record}.log"),
     wildcard_constraints:
         record=MEASURED_RE,
     conda:
@@ -89,23 +89,30 @@ rule make_measured_summary:
 
 rule identify_measured_peaks:
     input:
-        structure=lambda w: path("structure", structure=PEAKS[w.name]["structure"]),
+        structure=path("structure"),
         file=lambda w: PEAKS[w.name]["file"],
         lib=lib("identify_measured_peaks"),
     output:
-        json=path("peaks"),
+        json=path("peaks", ".json"),
         csv=report(
-            path("table", ".csv", table="peaks_{name}"),
+            path("peaks", ".csv"),
             caption="../report/peaks.rst",
             category="7 Measured data",
             subcategory="Peak lists",
-            labels={"name": "{name}"},
+            labels={"structure": "{structure}", "name": "{name}"},
         ),
-        md=path("table", ".md", table="peaks_{name}"),
+        md=path("peaks", ".md"),
     log:
-        logs("identify_measured_peaks/{name}.log"),
+        logs("identify_measured_peaks/{structure}/{name}.log"),
     wildcard_constraints:
-        name="|".join(PEAKS) if PEAKS else "(?!x)x",
+        name=(
+            "|".join(
+                f"(?<=/{e['structure']}/peaks/){n}(?![a-z0-9_])"
+                for n, e in PEAKS.items()
+            )
+            if PEAKS
+            else "(?!x)x"
+        ),
     conda:
         "../../envs/core.yaml"
     threads: 1

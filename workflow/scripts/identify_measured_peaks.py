@@ -1,9 +1,9 @@
 """A prestress scale from a list of measured peaks (rule identify_measured_peaks).
 
-Outputs ``results/values/peaks_{name}.json`` (scale, its standard error,
+Outputs ``results/measured/{structure}/peaks/{name}.json`` (scale, its standard error,
 model and residual frequencies in Hz, the scaled force densities in N/m,
 class and margin in N/m of the scaled prestress and of the design;
-tensegrity_id.validation.peaks) and ``results/tables/peaks_{name}.{csv,md}``.
+tensegrity_id.validation.peaks) and its ``.csv``/``.md`` table beside it.
 """
 
 from tensegrity_id import structure_from_report

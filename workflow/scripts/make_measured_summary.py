@@ -1,6 +1,6 @@
 """Summary of a measured record (rule make_measured_summary).
 
-Outputs ``results/tables/measured_{record}.{json,csv,md}``: the screening before the
+Outputs ``results/measured/{structure}/{record}/summary.{json,csv,md}``: the screening before the
 inversion, per method the identified values (N/m, N s/m; force factors where
 fitted) with their relative Cramér–Rao bounds at the identified parameters
 and the seed scatter, the re-simulation misfit (noise variances per sample),

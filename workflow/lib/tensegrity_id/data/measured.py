@@ -26,6 +26,11 @@ Conventions
       prestress cancels in equilibrium whatever its values), so the first
       samples of every channel are compared with it: a record that starts
       in motion differs by the order of its own amplitude and is refused.
+    * Units are screened before that (:func:`screen_units`): the sampling
+      rate against the design model's lowest natural frequency (time in
+      ms?), and the measured accelerations against the design model's
+      linear response to the recorded force (accelerations in mm/s^2, the
+      force in kN, or one corrupt force sample?).
 """
 
 from __future__ import annotations
@@ -36,18 +41,30 @@ import numpy as np
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.excitation import sampled_forcing
+from ..mechanics.modal import constrained_modes
 from .record_csv import MeasuredRecord, RecordFileError
 from .runio import write_json, write_npz
 
 __all__ = [
+    "MeasuredEntryError",
     "MEASURED_PROTOCOL",
     "NOISE_METHOD",
     "estimate_noise_std",
     "rest_accelerations",
     "check_at_rest",
+    "screen_units",
     "measured_record",
     "save_measured",
 ]
+
+
+class MeasuredEntryError(RecordFileError):
+    """A setting of a measured record's config entry that does not fit its file; ``field`` names it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
 
 SPLIT_SEED_TAG = 7_310_009
 """Mixed into the seed of a measured record's training/held-out split (its own stream)."""
@@ -82,7 +99,8 @@ def rest_accelerations(structure, f_ext) -> np.ndarray:
     acceleration with the force less the one without it (which removes
     any out-of-balance of the stated prestress).
     """
-    dyn = Dynamics(structure)
+    # any prestress will do (it cancels): a structure without one gets unit force densities
+    dyn = Dynamics(structure, sigma=None if structure.has_prestress else 1.0)
     x0 = dyn.q0[dyn.free]
     v0 = np.zeros_like(x0)
     base = dyn.accelerations(x0, v0)[0]
@@ -101,6 +119,7 @@ def check_at_rest(
     tolerance: float = 0.1,
     n_sigma: float = 5.0,
     source: str = "",
+    labels=None,
 ) -> dict:
     """Check that a record starts at rest in the prestressed equilibrium; raise if it does not.
 
@@ -108,7 +127,8 @@ def check_at_rest(
     acceleration must agree with the at-rest response to the recorded
     force (:func:`rest_accelerations`) within ``n_sigma`` noise standard
     deviations plus ``tolerance`` times the channel's RMS over the record
-    (the motion a sample step adds).  Returns the check's numbers.
+    (the motion a sample step adds).  ``labels`` name the channels in
+    messages (default ``acc:{node}:{axis}``).  Returns the check's numbers.
     """
     t = np.asarray(t, float)
     acc = np.asarray(acc, float)
@@ -128,10 +148,10 @@ def check_at_rest(
         "passed": bool(np.all(gap <= limit)),
     }
     if not out["passed"]:
-        node, axis = divmod(int(channels[worst]), structure.dim)
+        label = labels[worst] if labels is not None else _channel_label(structure, "acc", channels[worst])
         raise RecordFileError(
             f"{source}: the record does not start at rest in the prestressed equilibrium: over its "
-            f"first {n0} samples channel 'acc:{node}:{'xyz'[axis]}' differs from the at-rest response "
+            f"first {n0} samples channel '{label}' differs from the at-rest response "
             f"to the recorded force by {gap[worst]:.3g} m/s^2 RMS (allowed {limit[worst]:.3g}: "
             f"{n_sigma:g} noise std + {tolerance:g} x the channel's RMS {rms[worst]:.3g}). Every "
             "method starts its model at rest; trim the record to start before the excitation "
@@ -145,21 +165,141 @@ def _channel_label(structure, kind, coord) -> str:
     return f"{kind}:{node}:{'xyz'[axis]}"
 
 
-def _noise_from_entry(structure, noise, channels, acc, source) -> tuple[np.ndarray, str]:
-    if noise is None:
-        return estimate_noise_std(acc), NOISE_METHOD
-    labels = [_channel_label(structure, "acc", c) for c in channels]
+def _noise_from_entry(structure, noise, channels, acc, labels) -> tuple[np.ndarray, str]:
+    """Noise std per channel (stated or estimated) and how it was found; a zero estimate is refused."""
     if isinstance(noise, int | float):
         return np.full(len(channels), float(noise)), "stated (config 'noise', every channel)"
-    unknown = sorted(set(noise) - set(labels))
-    if unknown:
-        raise RecordFileError(
-            f"{source}: 'noise' names channel '{unknown[0]}', which the file does not record "
-            f"(it has {', '.join(labels)})"
-        )
     est = estimate_noise_std(acc)
-    std = np.array([float(noise.get(lab, e)) for lab, e in zip(labels, est, strict=True)])
+    stated = {}
+    if noise is not None:
+        # a channel may be named as the file writes it or as acc:{node}:{x|y|z}
+        canonical = {_channel_label(structure, "acc", c): k for k, c in enumerate(channels)}
+        written = {lab: k for k, lab in enumerate(labels)}
+        for key, value in noise.items():
+            k = written.get(key, canonical.get(key))
+            if k is None:
+                raise MeasuredEntryError(
+                    f"noise.{key}",
+                    f"'noise' names channel '{key}', which the file does not record "
+                    f"(it has {', '.join(labels)})",
+                )
+            stated[k] = float(value)
+    std = np.array([stated.get(k, e) for k, e in enumerate(est)])
+    zero = [k for k in range(len(std)) if not std[k] > 0]
+    if zero:
+        raise MeasuredEntryError(
+            "noise",
+            f"'noise': the noise of channel '{labels[zero[0]]}' estimates to 0 (a quantised channel?); "
+            f"state it: noise: {{{labels[zero[0]]}: <std in m/s^2>}}",
+        )
+    if noise is None:
+        return std, NOISE_METHOD
     return std, f"stated for {', '.join(sorted(noise))}; the others: {NOISE_METHOD}"
+
+
+def _free_index(structure, coords) -> np.ndarray:
+    free = {int(c): i for i, c in enumerate(np.flatnonzero(structure.free_mask))}
+    return np.array([free[int(c)] for c in coords], int)
+
+
+def screen_units(
+    structure,
+    t,
+    f_ext,
+    acc,
+    channels,
+    noise_std,
+    *,
+    labels,
+    force_coords,
+    force_labels,
+    t_file=None,
+    zeta: float = 0.1,
+    ratio_limit: float = 100.0,
+    source: str = "",
+) -> dict:
+    """Screen a record for a unit slip against the design model; raise naming the likely slip.
+
+    Two checks, each against the prestressed design structure (its linear
+    modes, :func:`~tensegrity_id.mechanics.modal.constrained_modes`):
+
+    1. the sampling rate must exceed twice the lowest natural frequency
+       (else no mode is resolved: the time is likely in ms);
+    2. the RMS of the measured accelerations (less their noise) over the
+       RMS of the design model's linear response to the recorded force,
+       ``a(w) = sum_r phi_r phi_r^T F(w) (-w^2) / (w_r^2 - w^2 + 2 i zeta w_r w)``
+       (a modal sum, computed by FFT; the channels the model sees excited),
+       must lie within ``[1 / ratio_limit, ratio_limit]``.  The damping
+       ratio ``zeta`` is deliberately broad (0.1) so that a model whose
+       resonances sit off the real ones by a design-to-real prestress gap
+       still predicts the level within a factor of a few: the screen is for
+       factors of 1000 (mm/s^2 or kN for SI), not for 2.  Below the range,
+       a force sample that carries most of its channel's energy is named
+       as a corrupt sample.
+
+    ``f_ext`` is the force on every coordinate, shape (n_t, n_coords), N;
+    ``force_coords`` and ``force_labels`` the recorded force channels;
+    ``labels`` the acceleration channels' names; ``t_file`` the file's time
+    of each sample (messages).  Returns the screen's numbers: ``fs_hz``,
+    ``f1_hz``, ``ratio`` (median over the excited channels).
+    """
+    t = np.asarray(t, float)
+    t_file = t if t_file is None else np.asarray(t_file, float)
+    acc = np.asarray(acc, float)
+    f_ext = np.asarray(f_ext, float)
+    dt = float(t[1] - t[0])
+    fs = 1.0 / dt
+    freq, phi = constrained_modes(Dynamics(structure))
+    positive = freq[freq > 1e-9 * max(1.0, float(np.abs(freq).max()))]
+    f1 = float(positive.min()) if positive.size else 0.0
+    out = {"fs_hz": fs, "f1_hz": f1, "ratio": None, "zeta": zeta, "ratio_limit": ratio_limit}
+    if f1 and fs < 2.0 * f1:
+        raise RecordFileError(
+            f"{source}: sampled at {fs:.4g} Hz (time step {dt:.4g} s), below twice the structure's lowest "
+            f"natural frequency {f1:.4g} Hz (design prestress): no mode is resolved. Is the time in ms? "
+            "The 'time' column must be in seconds"
+        )
+    n = t.size
+    cols = _free_index(structure, channels)
+    Ff = np.fft.rfft(f_ext[:, structure.free_mask], n=2 * n, axis=0)  # zero padded: no wrap-around
+    w = 2 * np.pi * np.fft.rfftfreq(2 * n, dt)
+    wr = 2 * np.pi * np.abs(freq)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        H = -(w[:, None] ** 2) / (wr[None, :] ** 2 - w[:, None] ** 2 + 2j * zeta * wr[None, :] * w[:, None])
+    H[0] = 0.0  # no static acceleration
+    modal_force = Ff @ phi  # (n_w, n_modes)
+    pred = np.fft.irfft((modal_force * H) @ phi[cols].T, n=2 * n, axis=0)[:n]
+    rms_pred = np.sqrt(np.mean(pred**2, axis=0))
+    rms_meas = np.sqrt(np.maximum(np.mean(acc**2, axis=0) - np.asarray(noise_std, float) ** 2, 0.0))
+    seen = rms_pred > 1e-3 * rms_pred.max() if rms_pred.max() > 0 else np.zeros(len(cols), bool)
+    if not seen.any():
+        return out
+    ratio = float(np.median(rms_meas[seen] / rms_pred[seen]))
+    out["ratio"] = ratio
+    level = (
+        f"the accelerations are {ratio:.3g} x the design model's linear response to the recorded force "
+        f"(median over {int(seen.sum())} channel(s); the screen allows 1/{ratio_limit:g} to {ratio_limit:g})"
+    )
+    if ratio > ratio_limit:
+        raise RecordFileError(
+            f"{source}: {level}. Are the accelerations in mm/s^2 or the force in kN? The record must be "
+            "in SI units (m/s^2, N)"
+        )
+    if ratio < 1.0 / ratio_limit:
+        for j, k in enumerate(force_coords):
+            e = f_ext[:, k] ** 2
+            i = int(np.argmax(e))
+            if e[i] > 0.5 * e.sum():
+                raise RecordFileError(
+                    f"{source}: sample at t = {t_file[i]:.6g} s of '{force_labels[j]}' ({f_ext[i, k]:.3g} N) "
+                    f"carries {100 * e[i] / e.sum():.3g} % of the channel's energy and {level}: a corrupt "
+                    "sample? Repair or remove it"
+                )
+        raise RecordFileError(
+            f"{source}: {level}. Is the force in mN, or the accelerations in km/s^2? The record must be "
+            "in SI units (m/s^2, N)"
+        )
+    return out
 
 
 def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -> dict:
@@ -189,11 +329,21 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     t_end = float(entry.get("t_end", t[-1]))
     keep = (t >= t_start - 1e-12) & (t <= t_end + 1e-12)
     if keep.sum() < 32:
-        raise RecordFileError(
-            f"{src}: t_start {t_start:g} s / t_end {t_end:g} s keep {int(keep.sum())} samples; at least "
-            "32 are needed"
+        raise MeasuredEntryError(
+            "t_start" if "t_start" in entry else "t_end",
+            f"t_start {t_start:g} s / t_end {t_end:g} s keep {int(keep.sum())} samples; at least 32 are "
+            f"needed (the record '{src}' runs from {t[0]:g} to {t[-1]:g} s)",
         )
-    t = t[keep] - t[keep][0]
+    t_file = t[keep]
+    t = t_file - t_file[0]
+    window = float(dict(entry.get("at_rest", {})).get("window_s", 0.02))
+    if window > 0.5 * t[-1]:
+        raise MeasuredEntryError(
+            "at_rest.window_s",
+            f"'at_rest.window_s' {window:g} s is more than half of the record '{src}' ({t[-1]:.4g} s as "
+            "kept): the at-rest check looks at the first samples only; give a window of the quiet "
+            "lead-in (default 0.02 s)",
+        )
     dim = structure.dim
     force = rec.channels.get("force", {})
     acc_ch = rec.channels.get("acc", {})
@@ -203,13 +353,37 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     a_keys = sorted(acc_ch)
     f_coords = np.array([dim * n + a for n, a in f_keys], int)
     a_coords = np.array([dim * n + a for n, a in a_keys], int)
+    a_labels = [rec.label("acc", *k) for k in a_keys]
     F = np.stack([force[k][keep] for k in f_keys], axis=1) if f_keys else np.zeros((t.size, 0))
     A = np.stack([acc_ch[k][keep] for k in a_keys], axis=1)
-    noise_std, noise_method = _noise_from_entry(structure, entry.get("noise"), a_coords, A, src)
+    noise_std, noise_method = _noise_from_entry(structure, entry.get("noise"), a_coords, A, a_labels)
     f_full = np.zeros((t.size, structure.n_coords))
     f_full[:, f_coords] = F
+    units = None
+    if structure.has_prestress:
+        units = screen_units(
+            structure,
+            t,
+            f_full,
+            A,
+            a_coords,
+            noise_std,
+            labels=a_labels,
+            force_coords=f_coords,
+            force_labels=[rec.label("force", *k) for k in f_keys],
+            t_file=t_file,
+            source=src,
+        )
     at_rest = check_at_rest(
-        structure, t, f_full, A, a_coords, noise_std, source=src, **dict(entry.get("at_rest", {}))
+        structure,
+        t,
+        f_full,
+        A,
+        a_coords,
+        noise_std,
+        source=src,
+        labels=a_labels,
+        **dict(entry.get("at_rest", {})),
     )
     rng = np.random.default_rng(np.random.SeedSequence([SPLIT_SEED_TAG, int(entry.get("split_seed", 0))]))
     n = t.size
@@ -252,9 +426,11 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         "spec": {},
         "forcing": {"kind": forcing.kind, "coords": list(forcing.coords), **forcing.spec},
         "channels": [_channel_label(structure, "acc", c) for c in a_coords],
+        "channels_as_written": a_labels,
         "noise_std": noise_std.tolist(),
         "noise_method": noise_method,
         "at_rest": at_rest,
+        "unit_screen": units,
         "regime": "measured",
         "checks": {"n_transitions": None},
         "exact_parameters": None,

@@ -15,16 +15,28 @@ UFF-58 (``.uff``, ``.unv``; read with the optional ``pyuff``)
     12 (acceleration), 13 (excitation force) or 8 (displacement); SI units.
     Every channel must share the time axis.
 
-Checks (each error names the file, and the row or column)
-    an unknown column, node or axis; a channel on a coordinate a support
-    fixes; a repeated channel; a non-increasing or irregular time axis; a
-    value that is not a finite number; no force column where one is
-    required; fewer samples than needed.
+Encoding
+    UTF-8 text, with or without a byte-order mark (Excel's "CSV UTF-8");
+    ``.csv.gz`` is read compressed.  A file is read from the path given,
+    as given: an error names the file, the row and the column, and never
+    echoes the file's content beyond one cell of a record.
+
+Checks (each error names the file, and the row or column as the file writes it)
+    not UTF-8 text (a compressed or Latin-1 file); an unknown column, node
+    or axis; a channel on a coordinate a support fixes; a repeated channel;
+    a non-increasing or irregular time axis; a value that is not a finite
+    number, or beyond ``MAX_ABS`` in SI units; a dead channel (one
+    constant value throughout); no force column where one is required;
+    fewer samples than needed.  UFF-58: not a UFF file; a truncated file
+    (a dataset without its closing delimiter, or with fewer values than
+    its header declares).
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,10 +51,15 @@ __all__ = [
     "read_record_csv",
     "read_record_uff",
     "CHANNEL_KINDS",
+    "MAX_ABS",
 ]
 
 CHANNEL_KINDS = ("force", "acc", "disp")
 _AXES = {"x": 0, "y": 1, "z": 2, "0": 0, "1": 1, "2": 2}
+
+MAX_ABS = 1e15
+"""Largest magnitude a sample may have (SI: N, m/s^2, m, s).  No structural test comes near it;
+a larger value is a corrupt sample or a unit slip, and its square would overflow the checks."""
 
 
 class RecordFileError(ValueError):
@@ -59,11 +76,19 @@ class MeasuredRecord:
     channels : dict
         ``kind -> {(node, axis): ndarray (n,)}``.
     source : str
+    labels : dict
+        ``(kind, node, axis) -> column name as the file writes it`` (``acc:1:0``
+        or ``acc:1:x``), for messages.
     """
 
     t: np.ndarray
     channels: dict = field(default_factory=dict)
     source: str = ""
+    labels: dict = field(default_factory=dict)
+
+    def label(self, kind: str, node: int, axis: int) -> str:
+        """The column name of a channel as the file writes it."""
+        return self.labels.get((kind, node, axis), f"{kind}:{node}:{'xyz'[axis]}")
 
     @property
     def dt(self) -> float:
@@ -75,7 +100,7 @@ class MeasuredRecord:
         missing = [c for c in coords if tuple(c) not in have]
         if missing:
             node, axis = missing[0]
-            present = ", ".join(f"{kind}:{n}:{'xyz'[a]}" for n, a in sorted(have)) or "none of this kind"
+            present = ", ".join(self.label(kind, n, a) for n, a in sorted(have)) or "none of this kind"
             raise RecordFileError(
                 f"{self.source}: no column '{kind}:{node}:{'xyz'[axis]}' (needed here; "
                 f"the file has {present})"
@@ -84,9 +109,14 @@ class MeasuredRecord:
 
 
 def _parse_header(name, header, structure):
+    """The channels of a header row, ``[(kind, node, axis)]``, and their names as written."""
     if not header or header[0].strip() != "time":
-        raise RecordFileError(f"{name}: the first column must be 'time' (s), found {header[:1]}")
-    cols, seen = [], set()
+        # the content is not echoed: a path read by mistake may be any file
+        raise RecordFileError(
+            f"{name}: the first row is not a record header: its first column must be 'time' (s), "
+            "then one column per channel, named {kind}:{node}:{axis}"
+        )
+    cols, seen, labels = [], set(), []
     for j, raw in enumerate(header[1:], start=2):
         label = raw.strip()
         parts = label.split(":")
@@ -116,7 +146,8 @@ def _parse_header(name, header, structure):
             raise RecordFileError(f"{name}: column {j} '{label}' repeats an earlier column")
         seen.add((kind, node, axis))
         cols.append((kind, node, axis))
-    return cols
+        labels.append(label)
+    return cols, labels
 
 
 def read_record_csv(
@@ -142,20 +173,22 @@ def read_record_csv(
     """
     path = Path(path)
     name = str(path)
-    if not path.is_file():
-        raise RecordFileError(f"{name}: no such record file")
-    with path.open(newline="") as fh:
-        rows = list(csv.reader(fh))
-    rows = [r for r in rows if r and not r[0].lstrip().startswith("#")]
-    if not rows:
+    numbered = [
+        (k, r)
+        for k, r in enumerate(csv.reader(io.StringIO(_read_text(path))), start=1)
+        if r and not r[0].lstrip().startswith("#")
+    ]
+    if not numbered:
         raise RecordFileError(f"{name}: the file is empty")
-    cols = _parse_header(name, rows[0], structure)
+    line_of = np.array([k for k, _ in numbered[1:]], int)  # the file's row of each sample
+    rows = [r for _, r in numbered]
+    cols, labels = _parse_header(name, rows[0], structure)
     if require_force and not any(k == "force" for k, _, _ in cols):
         raise RecordFileError(
             f"{name}: no 'force:{{node}}:{{axis}}' column; the applied force must be recorded"
         )
     data = np.empty((len(rows) - 1, len(cols) + 1))
-    for i, row in enumerate(rows[1:], start=2):
+    for n, (i, row) in enumerate(zip(line_of, rows[1:], strict=True)):
         if len(row) != len(cols) + 1:
             raise RecordFileError(f"{name}: row {i} has {len(row)} values, the header names {len(cols) + 1}")
         for j, v in enumerate(row):
@@ -164,16 +197,64 @@ def read_record_csv(
             except ValueError:
                 x = np.nan
             if not np.isfinite(x):
-                label = "time" if j == 0 else ":".join(map(str, cols[j - 1]))
-                raise RecordFileError(
-                    f"{name}: row {i}, column '{label}': '{v.strip()}' is not a finite number"
-                )
-            data[i - 2, j] = x
-    return _checked(name, cols, data, min_samples, regular_rtol)
+                label = "time" if j == 0 else labels[j - 1]
+                cell = v.strip()
+                shown = f"'{cell}'" if len(cell) <= 24 else "the value"
+                raise RecordFileError(f"{name}: row {i}, column '{label}': {shown} is not a finite number")
+            data[n, j] = x
+    return _checked(name, cols, labels, data, min_samples, regular_rtol, rows=line_of)
 
 
-def _checked(name, cols, data, min_samples, regular_rtol) -> MeasuredRecord:
-    """Length and time-axis checks of parsed columns (``data[:, 0]`` the time); the record."""
+def _read_text(path: Path) -> str:
+    """The text of a record file: UTF-8 (a byte-order mark dropped), ``.gz`` decompressed."""
+    name = str(path)
+    if not path.is_file():
+        raise RecordFileError(f"{name}: no such record file")
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        if path.suffix.lower() != ".gz":
+            raise RecordFileError(
+                f"{name}: not a UTF-8 text file (a gzip archive): name it '{path.name}.gz' to have "
+                "it read compressed, or decompress it"
+            )
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise RecordFileError(f"{name}: a damaged gzip archive ({exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise RecordFileError(
+            f"{name}: not a UTF-8 text file (line {line}: byte 0x{raw[exc.start]:02x}, e.g. Latin-1 "
+            "or a binary file); save it as UTF-8 text"
+        ) from None
+
+
+def _checked(name, cols, labels, data, min_samples, regular_rtol, *, rows=None) -> MeasuredRecord:
+    """Value, length and time-axis checks of parsed columns (``data[:, 0]`` the time); the record.
+
+    ``rows`` are the file's row numbers of the samples (CSV), for messages;
+    ``None`` names samples by their index (UFF).
+    """
+
+    def at(i):
+        return f"row {int(rows[i])}" if rows is not None else f"sample {int(i)}"
+
+    big = np.argwhere(np.abs(data) > MAX_ABS)
+    if big.size:
+        i, j = big[0]
+        label = "time" if j == 0 else labels[j - 1]
+        raise RecordFileError(
+            f"{name}: {at(i)}, column '{label}': {data[i, j]:.3g} is beyond any "
+            f"measured value ({MAX_ABS:.0e} in SI units); a corrupt sample or a unit slip"
+        )
+    for j, label in enumerate(labels, start=1):
+        if np.ptp(data[:, j]) == 0.0:
+            raise RecordFileError(
+                f"{name}: column '{label}' holds one value ({data[0, j]:g}) throughout: a dead channel; "
+                "remove the column or repair the channel"
+            )
     if len(data) < min_samples:
         raise RecordFileError(f"{name}: {len(data)} samples, at least {min_samples} are needed")
     t = data[:, 0]
@@ -181,19 +262,19 @@ def _checked(name, cols, data, min_samples, regular_rtol) -> MeasuredRecord:
     bad = np.flatnonzero(dt <= 0)
     if bad.size:
         raise RecordFileError(
-            f"{name}: row {int(bad[0]) + 3}: time does not increase ({t[bad[0]]} -> {t[bad[0] + 1]})"
+            f"{name}: {at(bad[0] + 1)}: time does not increase ({t[bad[0]]} -> {t[bad[0] + 1]})"
         )
     mean = (t[-1] - t[0]) / (len(t) - 1)
     off = np.flatnonzero(np.abs(dt - mean) > regular_rtol * mean)
     if off.size:
         raise RecordFileError(
-            f"{name}: row {int(off[0]) + 3}: irregular time step {dt[off[0]]:.6g} s against the mean "
-            f"{mean:.6g} s; resample the record to a uniform step"
+            f"{name}: {at(off[0] + 1)}: irregular time step {dt[off[0]]:.6g} s "
+            f"against the mean {mean:.6g} s; resample the record to a uniform step"
         )
     channels: dict = {k: {} for k in CHANNEL_KINDS}
     for j, (kind, node, axis) in enumerate(cols, start=1):
         channels[kind][(node, axis)] = data[:, j]
-    return MeasuredRecord(t=t, channels=channels, source=name)
+    return MeasuredRecord(t=t, channels=channels, source=name, labels=dict(zip(cols, labels, strict=True)))
 
 
 UFF_KINDS = {12: "acc", 13: "force", 8: "disp"}
@@ -212,17 +293,29 @@ def read_record_uff(path, structure: Structure, **checks) -> MeasuredRecord:
         raise RecordFileError(
             f"{name}: reading UFF-58 needs the optional package pyuff (pip install pyuff); or export CSV"
         ) from None
+    delimiters = _uff_delimiters(path)
     try:
         sets = pyuff.UFF(str(path)).read_sets()
     except Exception as exc:  # noqa: BLE001 (pyuff raises many kinds on a malformed file)
         raise RecordFileError(f"{name}: not a readable UFF file ({type(exc).__name__}: {exc})") from None
     sets = [sets] if isinstance(sets, dict) else list(sets)
+    if delimiters % 2:
+        raise RecordFileError(
+            f"{name}: the file is truncated: its last dataset has no closing '-1' delimiter "
+            f"({len(sets)} complete datasets before it); copy the file again"
+        )
     sets = [d for d in sets if d.get("type") == 58]
     if not sets:
         raise RecordFileError(f"{name}: no dataset 58 (function at a node) in the file")
     labels, columns, t = [], [], None
     for k, d in enumerate(sets, start=1):
         where = f"{name}: dataset 58 number {k}"
+        declared, held = int(d.get("num_pts", len(d["data"]))), len(d["data"])
+        if held != declared:
+            raise RecordFileError(
+                f"{where}: {held} values where its header declares {declared}: the file is truncated "
+                "or damaged; copy it again"
+            )
         if int(d.get("func_type", 0)) != 1:
             raise RecordFileError(f"{where}: function type {d.get('func_type')} is not 1 (time response)")
         kind = UFF_KINDS.get(int(d.get("ordinate_spec_data_type", 0)))
@@ -241,7 +334,7 @@ def read_record_uff(path, structure: Structure, **checks) -> MeasuredRecord:
             raise RecordFileError(f"{where}: its time axis differs from the first channel's")
         labels.append(f"{kind}:{int(d['rsp_node'])}:{'xyz'[abs(direction) - 1]}")
         columns.append(np.sign(direction) * np.real(np.asarray(d["data"])).astype(float))
-    cols = _parse_header(name, ["time", *labels], structure)
+    cols, labels = _parse_header(name, ["time", *labels], structure)
     if checks.get("require_force", True) and not any(k == "force" for k, _, _ in cols):
         raise RecordFileError(
             f"{name}: no excitation-force channel (data type 13); the applied force must be recorded"
@@ -251,7 +344,23 @@ def read_record_uff(path, structure: Structure, **checks) -> MeasuredRecord:
     if bad.size:
         i, j = bad[0]
         raise RecordFileError(f"{name}: sample {int(i)} of '{(['time', *labels])[j]}' is not a finite number")
-    return _checked(name, cols, data, checks.get("min_samples", 32), checks.get("regular_rtol", 1e-3))
+    return _checked(name, cols, labels, data, checks.get("min_samples", 32), checks.get("regular_rtol", 1e-3))
+
+
+def _uff_delimiters(path: Path) -> int:
+    """The number of ``-1`` delimiter lines of a UFF file (two per complete dataset).
+
+    Raises if the file does not open as UFF does, with a delimiter line:
+    a CSV or other text file named ``.unv`` is "not a UFF file".
+    """
+    lines = path.read_bytes().splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip()), b"")
+    if first != b"-1":
+        raise RecordFileError(
+            f"{path}: not a UFF file (a UFF file opens with a line '    -1'); a CSV record is read "
+            "under a name ending in .csv"
+        )
+    return sum(1 for ln in lines if ln.strip() == b"-1")
 
 
 def read_record(path, structure: Structure, **checks) -> MeasuredRecord:

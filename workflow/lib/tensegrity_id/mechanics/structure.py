@@ -168,6 +168,15 @@ class Structure:
                         f"structure '{name}': {kind}[{k}] joins nodes {i} and {j}, "
                         "which coincide (zero-length member)"
                     )
+        # coincident nodes that no member joins (a member between them is caught above): a duplicated
+        # node row would otherwise surface as an infeasible prestress
+        gap = np.linalg.norm(nodes[:, None, :] - nodes[None, :, :], axis=-1)
+        i_c, j_c = np.nonzero(np.triu(gap < 1e-9 * max(1.0, np.abs(nodes).max()), k=1))
+        if i_c.size:
+            raise StructureError(
+                f"structure '{name}': nodes {int(i_c[0])} and {int(j_c[0])} coincide (at "
+                f"{np.round(nodes[i_c[0]], 9).tolist()}); merge them into one node or correct 'nodes'"
+            )
         used = np.zeros(n, bool)
         used[bars.ravel()] = True
         used[cables.ravel()] = True
@@ -209,9 +218,17 @@ class Structure:
                 raise StructureError(f"structure '{name}': {fname}[{k}] must be >= 0")
         if self.bar_mass is not None:
             bm = _as_float_array(name, "bar_mass", self.bar_mass, (nb,))
-            if (bm < 0).any():
-                raise StructureError(f"structure '{name}': bar_mass must be >= 0")
+            if (bm <= 0).any():
+                k = int(np.flatnonzero(bm <= 0)[0])
+                raise StructureError(f"structure '{name}': bar_mass[{k}] must be > 0 (kg)")
             set_(self, "bar_mass", bm)
+        elif (self.bar_density <= 0).any():
+            # the bars carry all the mass: a massless bar leaves its nodes without inertia
+            k = int(np.flatnonzero(self.bar_density <= 0)[0])
+            raise StructureError(
+                f"structure '{name}': bar_density[{k}] must be > 0 (kg/m^3): the bars carry the "
+                "structure's mass (or give the measured masses in 'bar_mass')"
+            )
         if self.cable_groups is not None:
             g = np.array(self.cable_groups, dtype=int)
             if g.shape != (nc,):

@@ -16,7 +16,11 @@ records of ``results/identify/{method}/{structure}/{record}/measured_seed{s}.jso
   eigenvalue of the reduced tangent stiffness, N/m), largest cable and bar
   utilisations.  Members the record cannot determine (screening
   ``undeterminable``) keep the structure's design value there, said in the
-  row.
+  row.  A fit failure (a spurious minimum, or a held-out misfit beyond the
+  noise floor above the outcome rule's threshold,
+  :func:`tensegrity_id.identify.scoring.classify_outcome`) is said beside
+  the class: the assessment is then of the fitted numbers, not of the
+  structure.
 
 The screening (before the inversion) heads the table: per member
 determinable / weak / undeterminable.
@@ -28,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.assessment import assess
+from ..identify.scoring import classify_outcome
 
 __all__ = ["method_summary", "measured_summary", "summary_table"]
 
@@ -57,6 +62,9 @@ def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: 
             "c": float(np.std(c, ddof=1) / abs(c.mean())),
         }
     bounds = results[0].get("bounds")
+    spurious = any(bool(r.get("spurious_minimum")) for r in results)
+    excess = [r.get("held_out_excess_pct") for r in results if r.get("held_out_excess_pct") is not None]
+    fit_failure = spurious or classify_outcome(None, max(excess, default=None), None) == "fit failure"
     a = assess(structure, used, bars="rigid", tol_rel=tol_rel)
     fs = results[0]["identified"].get("force_scale")
     out = {
@@ -71,8 +79,10 @@ def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: 
         "crlb_relative": None if bounds is None else bounds.get("crlb_relative"),
         "seed_scatter_relative": scatter,
         "resimulation_chi2": float(np.mean([r["resimulation_chi2"] for r in results])),
-        "spurious_minimum": any(bool(r.get("spurious_minimum")) for r in results),
+        "spurious_minimum": spurious,
         "held_out_excess_pct": results[0].get("held_out_excess_pct"),
+        # the data are not fitted: the assessment below is of the fitted numbers, not of the structure
+        "fit_failure": bool(fit_failure),
         "design_value_kept": kept_design,
         "assessment": {
             "sigma_used": used.tolist(),
@@ -143,7 +153,8 @@ def summary_table(summary: dict) -> pd.DataFrame:
         extra = {
             "chi2": f"{m['resimulation_chi2']:.3g}"
             + (" (spurious minimum)" if m["spurious_minimum"] else ""),
-            "class": m["assessment"]["class"],
+            "class": m["assessment"]["class"]
+            + (" (fit failure: not an assessment of the structure)" if m.get("fit_failure") else ""),
             "margin N/m": f"{m['assessment']['margin']:.4g}",
             "U_c max": f"{m['assessment']['U_c_max']:.3g}",
             "U_b max": f"{m['assessment']['U_b_max']:.3g}",

@@ -14,6 +14,7 @@ cross-references between sections, decided once by the run sheet
 from __future__ import annotations
 
 import inspect
+import warnings
 from pathlib import Path
 
 import yaml
@@ -24,11 +25,24 @@ from ..mechanics.catalog import GENERATORS, build_geometry
 from ..mechanics.structure_io import StructureFileError, load_structure
 from .runsheet import RunSheet, RunSheetError
 
-__all__ = ["ConfigError", "check_config"]
+__all__ = ["ConfigError", "ConfigWarning", "check_config"]
 
 
 class ConfigError(ValueError):
     """A config value that cannot work; the message names the field and the fix."""
+
+
+class ConfigWarning(UserWarning):
+    """A config value that works but is likely not what was meant; the message names the field."""
+
+
+def _check_file_name(where: str, path) -> None:
+    """A file the workflow reads as a rule input: Snakemake takes braces in a path as wildcards."""
+    if any(c in str(path) for c in "{}"):
+        raise ConfigError(
+            f"config field '{where}': the path '{path}' contains a brace, which Snakemake reads as a "
+            "wildcard; rename the file (or a folder on its path) without '{' and '}'"
+        )
 
 
 def _path(error) -> str:
@@ -77,6 +91,7 @@ def check_config(config: dict, schema) -> None:
     for name, spec in structures.items():
         where = f"structures.{name}"
         if "file" in spec:
+            _check_file_name(f"{where}.file", spec["file"])
             path = Path(spec["file"])
             if not path.exists():
                 raise ConfigError(f"config field '{where}.file': no such file '{path}'")
@@ -245,9 +260,11 @@ MEASURED_FIT_METHODS = ("lm_shooting",)
 
 
 def _check_measured(config: dict) -> None:
-    """Measured records of built structures: the name is free, the file reads against the structure."""
-    from ..data.measured import MEASURED_PROTOCOL
+    """Measured records of built structures: the name is free, the file reads against the structure,
+    and the record passes the import's screens (units, dead channels, start at rest) here, at start-up."""
+    from ..data.measured import MEASURED_PROTOCOL, MeasuredEntryError, measured_record
     from ..data.record_csv import RecordFileError, read_record
+    from ..mechanics.catalog import build_structure
 
     structures = config.get("structures", {})
     for name, e in (config.get("measured") or {}).items():
@@ -259,7 +276,14 @@ def _check_measured(config: dict) -> None:
                 "structure there, by a generator or a structure file, and add it to 'build')"
             )
         if st not in config.get("build", []):
-            continue  # out of scope, as every section's cases of unbuilt structures
+            # out of scope, as every section's cases of unbuilt structures; said, not silent
+            warnings.warn(
+                f"config field '{where}': structure '{st}' is not in 'build'; the record is skipped "
+                f"(add '{st}' to 'build' to identify it)",
+                ConfigWarning,
+                stacklevel=2,
+            )
+            continue
         if name in (config.get("records", {}).get(st) or {}):
             raise ConfigError(
                 f"config field '{where}': '{name}' is also a simulated record of '{st}' under "
@@ -282,17 +306,24 @@ def _check_measured(config: dict) -> None:
             raise ConfigError(
                 f"config field '{where}.t_end': {e['t_end']} is not after t_start {e['t_start']}"
             )
-        try:
-            geometry = build_geometry(st, structures[st])
-            read_record(e["file"], geometry, require_force=e.get("require_force", True))
-        except RecordFileError as exc:
-            raise ConfigError(f"config field '{where}.file': {exc}") from None
+        _check_file_name(f"{where}.file", e["file"])
         if not e.get("require_force", True):
             raise ConfigError(
                 f"config field '{where}.require_force': every identification method here needs the "
                 "applied force; a record without it can be read (tensegrity_id.data.record_csv) but not "
                 "identified (the modal path takes its peaks instead: README 'Your own structure and record')"
             )
+        try:
+            design = build_structure(st, structures[st])
+        except ValueError as exc:
+            raise ConfigError(f"config field 'structures.{st}': {exc}") from None
+        try:
+            rec = read_record(e["file"], design, require_force=True)
+            measured_record(design, rec, e, name=name)  # the import's screens, nothing written
+        except MeasuredEntryError as exc:
+            raise ConfigError(f"config field '{where}.{exc.field}': {exc}") from None
+        except RecordFileError as exc:
+            raise ConfigError(f"config field '{where}.file': {exc}") from None
 
 
 def _check_peaks(config: dict) -> None:
@@ -307,6 +338,7 @@ def _check_peaks(config: dict) -> None:
             )
         if e["structure"] not in config.get("build", []):
             continue  # out of scope
+        _check_file_name(f"{where}.file", e["file"])
         try:
             read_peaks_csv(e["file"])
         except PeakFileError as exc:
@@ -314,6 +346,7 @@ def _check_peaks(config: dict) -> None:
 
 
 def _load_yaml(where: str, path) -> dict:
+    _check_file_name(where, path)
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config field '{where}': no such file '{path}'")
@@ -366,8 +399,11 @@ def _check_validation(config: dict) -> None:
             where = f"validation.simplex.records.{lv}"
             if not str(lv).isdigit() or not 1 <= int(lv) <= n:
                 raise ConfigError(f"config field '{where}': '{lv}' is not a level 1..{n}")
+            _check_file_name(where, path)
             if not Path(path).is_file():
                 raise ConfigError(f"config field '{where}': no such record file '{path}'")
     leg = section.get("leg", {})
+    if leg.get("published"):
+        _check_file_name("validation.leg.published", leg["published"])
     if leg.get("published") and not Path(leg["published"]).is_file():
         raise ConfigError(f"config field 'validation.leg.published': no such file '{leg['published']}'")

@@ -67,8 +67,10 @@ PATHS = {
     "simplex_strikes": "values/simplex_strikes.npz",
     "simplex_prestress": "values/simplex_prestress_id.json",
     "damping_limit": "values/damping_limit.json",
+    # a user's own records and peak lists: under measured/{structure}/, where no study output can collide
     "measured_screening": "measured/{structure}/{record}/screening.json",
-    "peaks": "values/peaks_{name}.json",
+    "measured_summary": "measured/{structure}/{record}/summary",
+    "peaks": "measured/{structure}/peaks/{name}",
 }
 """Kind -> template under ``results/`` (the extension, where a kind has several files, is the suffix)."""
 
