@@ -249,12 +249,6 @@ def _checked(name, cols, labels, data, min_samples, regular_rtol, *, rows=None) 
             f"{name}: {at(i)}, column '{label}': {data[i, j]:.3g} is beyond any "
             f"measured value ({MAX_ABS:.0e} in SI units); a corrupt sample or a unit slip"
         )
-    for j, label in enumerate(labels, start=1):
-        if np.ptp(data[:, j]) == 0.0:
-            raise RecordFileError(
-                f"{name}: column '{label}' holds one value ({data[0, j]:g}) throughout: a dead channel; "
-                "remove the column or repair the channel"
-            )
     if len(data) < min_samples:
         raise RecordFileError(f"{name}: {len(data)} samples, at least {min_samples} are needed")
     t = data[:, 0]
@@ -271,6 +265,12 @@ def _checked(name, cols, labels, data, min_samples, regular_rtol, *, rows=None) 
             f"{name}: {at(off[0] + 1)}: irregular time step {dt[off[0]]:.6g} s "
             f"against the mean {mean:.6g} s; resample the record to a uniform step"
         )
+    for j, label in enumerate(labels, start=1):
+        if np.ptp(data[:, j]) == 0.0:
+            raise RecordFileError(
+                f"{name}: column '{label}' holds one value ({data[0, j]:g}) throughout: a dead channel; "
+                "remove the column or repair the channel"
+            )
     channels: dict = {k: {} for k in CHANNEL_KINDS}
     for j, (kind, node, axis) in enumerate(cols, start=1):
         channels[kind][(node, axis)] = data[:, j]
