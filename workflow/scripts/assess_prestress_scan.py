@@ -9,9 +9,9 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import prestress_scan
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-out = prestress_scan(st, snakemake.params.scales, tol_rel=snakemake.params.tol_rel)  # noqa: F821
+log = setup_log(snakemake.log[0])
+st = structure_from_report(read_json(snakemake.input.structure))
+out = prestress_scan(st, snakemake.params.scales, tol_rel=snakemake.params.tol_rel)
 for r in out["scan"]:
     log.info("scale %+.3g: %s, lambda_min %.6g N/m", r["scale"], r["class"], r["lambda_min"])
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

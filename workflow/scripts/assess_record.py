@@ -14,22 +14,22 @@ from tensegrity_id.analysis import class_along_record
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.problems import load_problem
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 structure = load_problem(
     inp.structure,
     inp.record_npz,
     inp.record_json,
-    names=[snakemake.wildcards.record],  # noqa: F821
+    names=[snakemake.wildcards.record],
 ).structure  # the record's prestress
 with np.load(inp.record_npz) as z:
     record = {k: z[k] for k in z.files}
 out = class_along_record(structure, record, stride=par.stride, tol_rel=par.tol_rel)
-out.update(structure=snakemake.wildcards.structure, record=snakemake.wildcards.record)  # noqa: F821
+out.update(structure=snakemake.wildcards.structure, record=snakemake.wildcards.record)
 log.info("samples per class: %s; smallest margin %.4g N/m", out["counts"], min(out["lambda_min"]))
 log.info(
     "slack cables out of K_M too: %s; smallest margin %.4g N/m",
     out["counts_tangent"],
     min(out["lambda_min_tangent"]),
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

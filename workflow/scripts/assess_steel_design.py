@@ -15,9 +15,9 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import self_stress_family, steel_design
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-cfg, tol_rel = snakemake.params.steel, snakemake.params.tol_rel  # noqa: F821
-st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+log = setup_log(snakemake.log[0])
+cfg, tol_rel = snakemake.params.steel, snakemake.params.tol_rel
+st = structure_from_report(read_json(snakemake.input.structure))
 sizing = cfg.get("sizing", {})
 out = steel_design(
     st,
@@ -66,4 +66,4 @@ for j, dd in enumerate(out["family"]["directions"]):
         j,
         ", ".join(f"{r['theta']:+g} {r['class']}" for r in dd["scan"]),
     )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

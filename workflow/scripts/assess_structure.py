@@ -20,9 +20,9 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import assess, lowest_frequency
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}  # noqa: F821
-st = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+log = setup_log(snakemake.log[0])
+cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}
+st = structure_from_report(read_json(snakemake.input.structure))
 out = {"structure": st.name, "tol_rel": cfg["tol_rel"]}
 for bars in ("rigid", "flexible"):
     out[bars] = assess(st, bars=bars, tol_rel=cfg["tol_rel"], cable_area=cfg["cable_area"])
@@ -40,4 +40,4 @@ log.info(
     out["f1_tangent_hz"],
     out["f1_modal_hz"],
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

@@ -16,11 +16,11 @@ from tensegrity_id.analysis.bar_stiffness import bar_stiffness_sensitivity
 from tensegrity_id.data.records import forcing_from_meta
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 structure = structure_from_report(read_json(inp.structure))
 meta = read_json(inp.record)
 out = bar_stiffness_sensitivity(structure, forcing_from_meta(meta), par.E_bar, t_end=par.t_end, log=log)
 out["record"] = par.record
 log.info("remainder order %s", out["remainder_order"])
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

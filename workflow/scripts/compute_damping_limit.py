@@ -12,9 +12,9 @@ import yaml
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.validation.simplex_study import damping_study, hardware_from_measured
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-par = snakemake.params  # noqa: F821
-with open(snakemake.input.measured) as fh:  # noqa: F821
+log = setup_log(snakemake.log[0])
+par = snakemake.params
+with open(snakemake.input.measured) as fh:
     measured = yaml.safe_load(fh)
 out = damping_study(hardware_from_measured(measured, par.cable_EA), measured, zeta_rot=par.zeta_rotational)
 log.info(
@@ -25,4 +25,4 @@ log.info(
     out["implied_damping_ratio"]["min"],
     out["implied_damping_ratio"]["max"],
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

@@ -20,21 +20,21 @@ from tensegrity_id.analysis.identifiability import (
 from tensegrity_id.data.records import forcing_from_meta, record_structure
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-p, sim = snakemake.params.fisher, snakemake.params.sim  # noqa: F821
-meta = read_json(snakemake.input.record)  # noqa: F821
-structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), meta["spec"])  # noqa: F821
-sensors = np.load(snakemake.input.sensors)  # noqa: F821
+log = setup_log(snakemake.log[0])
+p, sim = snakemake.params.fisher, snakemake.params.sim
+meta = read_json(snakemake.input.record)
+structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), meta["spec"])
+sensors = np.load(snakemake.input.sensors)
 theta = tuple(p["theta"])
 log.info(
     "sensitivities of %s/%s (%d channels) to %s, %d perturbed runs on %d workers",
     structure.name,
     snakemake.wildcards.record,
     sensors["channels"].size,
-    theta,  # noqa: F821
+    theta,
     2 * (structure.n_cables * theta.count("sigma") + theta.count("c")),
     snakemake.threads,
-)  # noqa: F821
+)
 S, theta0, names = acceleration_sensitivities(
     structure,
     forcing_from_meta(meta),
@@ -43,7 +43,7 @@ S, theta0, names = acceleration_sensitivities(
     rel_step=p["rel_step"],
     floor=p["floor"],
     workers=snakemake.threads,
-    **sim,  # noqa: F821
+    **sim,
 )
 J = fisher_information(S, sensors["noise_std"])
 out = fisher_summary(J, theta0, names, null_tol=p["null_tol"])
@@ -59,4 +59,4 @@ log.info(
     out["condition_identifiable"],
     max(out["crlb_relative"].values()),
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

@@ -12,10 +12,10 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.elastic_bars import flexible_bar_convergence
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-out = flexible_bar_convergence(structure, snakemake.params.E_bar)  # noqa: F821
+log = setup_log(snakemake.log[0])
+structure = structure_from_report(read_json(snakemake.input.structure))
+out = flexible_bar_convergence(structure, snakemake.params.E_bar)
 for E, err in zip(out["E_bar"], out["max_rel_error"], strict=True):
     log.info("E_bar %.3g Pa: largest relative error of the rigid-bar modes %.3g", E, err)
 log.info("convergence order %s", out["order"])
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

@@ -10,8 +10,8 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.prestress_series import grouping_study
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-res = grouping_study(s, read_json(snakemake.input.fisher), snakemake.params.group)  # noqa: F821
+log = setup_log(snakemake.log[0])
+s = structure_from_report(read_json(snakemake.input.structure))
+res = grouping_study(s, read_json(snakemake.input.fisher), snakemake.params.group)
 log.info("%s", {k: v for k, v in res.items() if k != "grouped_crlb_relative"})
-write_json(snakemake.output.json, res)  # noqa: F821
+write_json(snakemake.output.json, res)

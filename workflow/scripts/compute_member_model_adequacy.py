@@ -19,8 +19,8 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.modal import constrained_modes
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 records = defaultdict(dict)
 for p, ref in zip(inp.records, par.records, strict=True):
     records[ref["structure"]][ref["record"]] = load_record(p)
@@ -73,4 +73,4 @@ summary = {
     },
 }
 log.info("summary %s", summary)
-write_json(snakemake.output.json, {"summary": summary, "structures": out})  # noqa: F821
+write_json(snakemake.output.json, {"summary": summary, "structures": out})

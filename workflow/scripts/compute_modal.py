@@ -14,8 +14,8 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.modal import geometric_fractions, truss_limit_frequencies
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+log = setup_log(snakemake.log[0])
+structure = structure_from_report(read_json(snakemake.input.structure))
 f, frac = geometric_fractions(Dynamics(structure))
 ft = truss_limit_frequencies(structure, n_lowest=len(f))
 elastic = np.abs(f) > 1e-6 * np.abs(f).max()  # rigid-body modes of free-free forms excluded
@@ -25,7 +25,7 @@ write_json(
     snakemake.output.json,
     {
         "structure": structure.name,
-        "frequencies_hz": f.tolist(),  # noqa: F821
+        "frequencies_hz": f.tolist(),
         "frequencies_truss_hz": ft.tolist(),
         "max_rel_difference": diff,
         "geometric_fraction": [None if np.isnan(v) else float(v) for v in frac],

@@ -10,12 +10,12 @@ from just above 30 deg to about 58 deg.
 from tensegrity_id import prism_twist_range
 from tensegrity_id.data.runio import setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-p = snakemake.params.settings  # noqa: F821
+log = setup_log(snakemake.log[0])
+p = snakemake.params.settings
 log.info("scanning gravity prism twist with %s", p)
 result = prism_twist_range(
     sigma_min=p["sigma_min"], step=p["step_deg"], radius=p["radius"], height=p["height"]
 )
 result.update({"radius": p["radius"], "height": p["height"]})
 log.info("feasible twist: %.3f .. %.3f deg", result["twist_min_deg"], result["twist_max_deg"])
-write_json(snakemake.output.json, result)  # noqa: F821
+write_json(snakemake.output.json, result)

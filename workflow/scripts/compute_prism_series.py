@@ -14,15 +14,15 @@ from tensegrity_id.analysis.prestress_series import modal_series
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_series import plot_prism_series_slopes
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-res = modal_series(s, snakemake.params.levels)  # noqa: F821
+log = setup_log(snakemake.log[0])
+s = structure_from_report(read_json(snakemake.input.structure))
+res = modal_series(s, snakemake.params.levels)
 log.info(
     "log-slopes per mode %s; mechanism fit %s", np.round(res["log_slopes"], 4).tolist(), res["mechanism_fit"]
 )
-write_json(snakemake.output.json, res)  # noqa: F821
+write_json(snakemake.output.json, res)
 plot_prism_series_slopes(
     res,
     f"{s.name}: d ln f / d ln s per mode",
-    [snakemake.output.pdf, snakemake.output.png],  # noqa: F821
+    [snakemake.output.pdf, snakemake.output.png],
 )

@@ -17,10 +17,10 @@ import yaml
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.validation.simplex_study import hardware_from_measured, model_summary
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-with open(snakemake.input.measured) as fh:  # noqa: F821
+log = setup_log(snakemake.log[0])
+with open(snakemake.input.measured) as fh:
     measured = yaml.safe_load(fh)
-out = model_summary(hardware_from_measured(measured, snakemake.params.cable_EA), measured)  # noqa: F821
+out = model_summary(hardware_from_measured(measured, snakemake.params.cable_EA), measured)
 log.info(
     "base-to-cross ratio %.4f; f2 per newton %.5g (weighed) -> force factor %.4f, "
     "distributed %.4f, static %.3f",
@@ -30,4 +30,4 @@ log.info(
     out["force_factor_distributed"],
     out["static_force_factor"],
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

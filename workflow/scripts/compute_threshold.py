@@ -11,9 +11,9 @@ from tensegrity_id.data.records import record_structure, slackening_threshold
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-spec, sim = snakemake.params.spec, snakemake.params.sim  # noqa: F821
-structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), spec)  # noqa: F821
+log = setup_log(snakemake.log[0])
+spec, sim = snakemake.params.spec, snakemake.params.sim
+structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), spec)
 log.info("threshold of %s under %s", structure.name, spec)
 result = slackening_threshold(Dynamics(structure), spec, **sim)
 log.info(
@@ -22,4 +22,4 @@ log.info(
     result["taut_below"],
     result["n_simulations"],
 )
-write_json(snakemake.output.json, {**result, "spec": spec, "simulation": sim})  # noqa: F821
+write_json(snakemake.output.json, {**result, "spec": spec, "simulation": sim})

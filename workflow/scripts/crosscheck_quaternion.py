@@ -15,15 +15,15 @@ from tensegrity_id.data.records import forcing_from_meta, forcing_from_spec, rec
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.crosscheck import run_crosschecks
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-p = snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+p = snakemake.params
 structures = {
     name: structure_from_report(read_json(f))
-    for name, f in zip(p.structures, snakemake.input.structures, strict=True)  # noqa: F821
+    for name, f in zip(p.structures, snakemake.input.structures, strict=True)
 }
 sim = {"t_end": float(p.sim["t_end"]), "dt_out": float(p.sim["dt_out"])}
 cases = []
-for ref, f in zip(p.records, snakemake.input.records, strict=True):  # noqa: F821
+for ref, f in zip(p.records, snakemake.input.records, strict=True):
     meta = read_json(f)
     s = record_structure(structures[ref["structure"]], meta["spec"])
     cases.append(
@@ -63,4 +63,4 @@ out = run_crosschecks(
 log.info("summary: %s", out["summary"])
 if out["summary"] is not None and not out["summary"]["passed"]:
     log.warning("the two forward models disagree beyond the tolerance %s", tolerance)
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

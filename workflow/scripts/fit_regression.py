@@ -12,13 +12,13 @@ from tensegrity_id.identify import regression  # noqa: F401  (registers the meth
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.problems import load_problem
 
-log = setup_log(snakemake.log[0])  # noqa: F821
+log = setup_log(snakemake.log[0])
 problem = load_problem(
-    snakemake.input.structure,  # noqa: F821
-    [snakemake.input.record],  # noqa: F821
-    [snakemake.input.record_json],  # noqa: F821
-    names=[snakemake.wildcards.record],  # noqa: F821
-    seed=int(snakemake.wildcards.seed),  # noqa: F821
+    snakemake.input.structure,
+    [snakemake.input.record],
+    [snakemake.input.record_json],
+    names=[snakemake.wildcards.record],
+    seed=int(snakemake.wildcards.seed),
 )
 result = get_method("regression").run(problem)
 result.pop("_series", None)
@@ -30,4 +30,4 @@ log.info(
     result["iterations"],
     result["wall_s"],
 )
-write_json(snakemake.output.json, result)  # noqa: F821
+write_json(snakemake.output.json, result)

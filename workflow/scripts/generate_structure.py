@@ -14,9 +14,9 @@ Output ``results/structures/{structure}.json``:
 from tensegrity_id import build_structure, counts, structure_report
 from tensegrity_id.data.runio import setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-name = snakemake.wildcards.structure  # noqa: F821
-spec = snakemake.params.spec  # noqa: F821
+log = setup_log(snakemake.log[0])
+name = snakemake.wildcards.structure
+spec = snakemake.params.spec
 
 log.info("building structure %s from %s", name, {k: v for k, v in spec.items() if k != "prestress"})
 structure = build_structure(name, spec)
@@ -24,5 +24,5 @@ c = counts(structure)
 log.info("%r: counts %s", structure, c.as_dict())
 log.info("prestress %s: sigma = %s N/m", spec.get("prestress"), structure.sigma.round(4).tolist())
 log.info("bar force densities = %s N/m", structure.bar_sigma.round(4).tolist())
-write_json(snakemake.output.json, structure_report(structure, spec.get("prestress")))  # noqa: F821
-log.info("wrote %s", snakemake.output.json)  # noqa: F821
+write_json(snakemake.output.json, structure_report(structure, spec.get("prestress")))
+log.info("wrote %s", snakemake.output.json)

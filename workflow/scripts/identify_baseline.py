@@ -19,8 +19,8 @@ from tensegrity_id.identify import filters, shooting  # noqa: F401  (registers l
 from tensegrity_id.identify.base import get_method, run_variants
 from tensegrity_id.identify.problems import load_problem
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
 name = par.method
 problem = load_problem(
     inp.structure,
@@ -33,7 +33,7 @@ problem = load_problem(
 )
 options = dict(par.options)
 if name == "lm_shooting":  # Jacobian columns on the job's cores
-    options = {"workers": snakemake.threads, **options}  # noqa: F821
+    options = {"workers": snakemake.threads, **options}
 log.info(
     "%s on %s/%s (%s, seed %s), options %s", name, wc.structure, wc.record, wc.protocol, wc.seed, options
 )

@@ -15,8 +15,8 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.validation.hexprism import hexprism_identification
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 with open(inp.measured) as fh:
     measured = yaml.safe_load(fh)
 out = hexprism_identification(
@@ -34,4 +34,4 @@ log.info(
     out["with_EA"]["residual_reduction_pct"],
     out["with_EA"]["EA_factor"],
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

@@ -11,10 +11,10 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.validation.peaks import peaks_identification, peaks_table, read_peaks_csv
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out, wc = snakemake.input, snakemake.output, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out, wc = snakemake.input, snakemake.output, snakemake.wildcards
 structure = structure_from_report(read_json(inp.structure))
-res = peaks_identification(structure, read_peaks_csv(inp.file), tol_rel=snakemake.params.tol_rel)  # noqa: F821
+res = peaks_identification(structure, read_peaks_csv(inp.file), tol_rel=snakemake.params.tol_rel)
 res["name"] = wc.name
 log.info(
     "prestress scale %.4f (std error %s), RMS residual %.4g Hz; class %s, margin %.4g N/m",

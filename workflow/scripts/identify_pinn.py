@@ -24,9 +24,9 @@ from tensegrity_id.identify.pinn.settings import TREATMENTS
 from tensegrity_id.identify.problems import load_problem
 from tensegrity_id.identify.seeds import seed_group_summary
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-torch.set_num_threads(snakemake.threads)  # noqa: F821
-inp, out, par = snakemake.input, snakemake.output, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+torch.set_num_threads(snakemake.threads)
+inp, out, par = snakemake.input, snakemake.output, snakemake.params
 files = (inp.structure, inp.record_npz, inp.record_json, inp.sensors)
 problems = [load_problem(*files, names=par.records, seed=seed, **par.problem) for seed in par.seeds]
 log.info(
@@ -35,7 +35,7 @@ log.info(
     par.records,
     par.protocol,
     par.seeds,
-    snakemake.threads,  # noqa: F821
+    snakemake.threads,
     par.settings,
 )
 method = get_method(f"pinn_{par.treatment}", checkpoint=par.checkpoint, progress=log, **par.settings)

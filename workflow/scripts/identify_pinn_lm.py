@@ -15,8 +15,8 @@ from tensegrity_id.identify import shooting  # noqa: F401  (registers pinn_lm)
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.problems import load_problem
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
 pinn = read_json(inp.pinn)
 problem = load_problem(
     inp.structure,
@@ -43,7 +43,7 @@ options = {
     "start_from": start,
     "start_source": str(inp.pinn),
     "fisher_at_start": dict(par.fisher),
-}  # noqa: F821
+}
 result = get_method("pinn_lm", **options).run(problem)
 result.pop("_series", None)
 result.update(

@@ -15,8 +15,8 @@ from tensegrity_id.data.measured import measured_record, save_measured
 from tensegrity_id.data.record_csv import read_record
 from tensegrity_id.data.runio import read_json, setup_log
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out, entry = snakemake.input, snakemake.output, dict(snakemake.params.entry)  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out, entry = snakemake.input, snakemake.output, dict(snakemake.params.entry)
 structure = structure_from_report(read_json(inp.structure))
 rec = read_record(inp.file, structure, require_force=entry.get("require_force", True))
 log.info(
@@ -26,7 +26,7 @@ log.info(
     rec.dt,
     {k: sorted(v) for k, v in rec.channels.items()},
 )
-result = measured_record(structure, rec, entry, name=snakemake.wildcards.record)  # noqa: F821
+result = measured_record(structure, rec, entry, name=snakemake.wildcards.record)
 meta = result["meta"]
 log.info("noise std per channel %s m/s^2 (%s)", meta["noise_std"], meta["noise_method"])
 log.info(

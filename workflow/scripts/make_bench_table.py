@@ -24,9 +24,9 @@ TITLES = {
     "tableS5": "Table S5: model-form generators (X1 taut and slack-transition records)",
     "tableS6": "Table S6: adverse sensing on the X1 record, one factor at a time and all together",
 }
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
 df = bench_table(rows, results, pd.read_csv(inp.published, dtype=str))
 log.info("\n%s", df.to_string(index=False))
-write_table(df, snakemake.output.csv, snakemake.output.md, title=TITLES[par.table])  # noqa: F821
+write_table(df, snakemake.output.csv, snakemake.output.md, title=TITLES[par.table])

@@ -13,15 +13,15 @@ the damper error (%), the re-simulation chi2 and the outcome
 from tensegrity_id.data.runio import read_json, setup_log, split_runs
 from tensegrity_id.report.tables import force_scale_table, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
 lm = read_json(inp.lm[0]) if len(inp.lm) else None  # one variants file, or none
 df = force_scale_table(rows, results, lm, par.true_scale)
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title=f"Uncalibrated force: the force channel reads 1/{par.true_scale:g} of the applied force",
 )

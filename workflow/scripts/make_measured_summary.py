@@ -13,8 +13,8 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.measured_summary import measured_summary, summary_table
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
 structure = structure_from_report(read_json(inp.structure))
 meta = read_json(inp.record_json)
 results = [read_json(p) for p in inp.results]

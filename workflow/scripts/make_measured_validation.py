@@ -11,8 +11,8 @@ from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.report.tables_measured import measured_validation_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out = snakemake.input, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out = snakemake.input, snakemake.output
 with open(inp.published) as fh:
     paper = yaml.safe_load(fh)
 df = measured_validation_table(

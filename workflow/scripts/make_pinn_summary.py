@@ -10,12 +10,12 @@ transitions, outcome label and wall time (s).
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import run_summary, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-df = run_summary([read_json(p) for p in snakemake.input.runs])  # noqa: F821
+log = setup_log(snakemake.log[0])
+df = run_summary([read_json(p) for p in snakemake.input.runs])
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Physics-informed identification runs",
 )

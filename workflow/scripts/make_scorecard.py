@@ -12,14 +12,14 @@ from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.report.scorecard import load_claims, scorecard, status_counts
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-claims = load_claims(snakemake.input.claims)  # noqa: F821
-df = scorecard(claims, available=set(snakemake.input.sources))  # noqa: F821
+log = setup_log(snakemake.log[0])
+claims = load_claims(snakemake.input.claims)
+df = scorecard(claims, available=set(snakemake.input.sources))
 counts = status_counts(df)
 log.info("%d claims: %s", len(df), counts)
 for _, r in df[df["status"] == "deviation"].iterrows():
     log.info(
         "deviation %s: paper %s, here %s %s (%s)", r["id"], r["paper"], r["here"], r["unit"], r["reason"]
     )
-write_table(df, snakemake.output.csv, snakemake.output.md, title="Reproduction scorecard")  # noqa: F821
-write_json(snakemake.output.json, {"n_claims": len(df), "counts": counts})  # noqa: F821
+write_table(df, snakemake.output.csv, snakemake.output.md, title="Reproduction scorecard")
+write_json(snakemake.output.json, {"n_claims": len(df), "counts": counts})

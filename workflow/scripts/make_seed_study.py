@@ -13,8 +13,8 @@ import yaml
 from tensegrity_id.analysis.seed_study import seed_study
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 runs = [read_json(p) for p in inp.runs]
 out = seed_study(runs, read_json(inp.fisher))
 with open(inp.published) as fh:
@@ -32,4 +32,4 @@ for n, p in out["parameters"].items():
         p["std_over_crlb"],
     )
 log.info("held-out ratio %.3g; outcomes %s", out["held_out_ratio"], out["outcomes"])
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

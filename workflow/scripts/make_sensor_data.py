@@ -13,10 +13,10 @@ from tensegrity_id.data.records import load_record
 from tensegrity_id.data.runio import read_json, setup_log, write_npz
 from tensegrity_id.data.sensors import sensor_data
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-structure = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
-data = sensor_data(structure, load_record(snakemake.input.record), snakemake.params.protocol)  # noqa: F821
-write_npz(snakemake.output.npz, **data)  # noqa: F821
+log = setup_log(snakemake.log[0])
+structure = structure_from_report(read_json(snakemake.input.structure))
+data = sensor_data(structure, load_record(snakemake.input.record), snakemake.params.protocol)
+write_npz(snakemake.output.npz, **data)
 log.info(
     "channels %s, noise std %s m/s^2, %d train / %d samples, %d kept",
     data["channels"].tolist(),

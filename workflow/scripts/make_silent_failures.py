@@ -14,8 +14,8 @@ for every row), and the hybrid ``pinn_lm``'s errors, chi2 and outcome.
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import SILENT_FLAGS, silent_failure_table, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 pinn, hybrid = [read_json(p) for p in inp.runs], [read_json(p) for p in inp.hybrid]
 flags = {**SILENT_FLAGS, **dict(par.flags)}
 rows, p_rows, h_rows = [], [], []
@@ -28,7 +28,7 @@ df = silent_failure_table(rows, p_rows, h_rows, flags)
 log.info("flags %s\n%s", flags, df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Silent failures: signals without the exact parameters, and LM shooting from the PINN estimate",
 )

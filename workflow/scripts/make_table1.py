@@ -11,12 +11,12 @@ from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.study_tables import table1
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-p = snakemake.params  # noqa: F821
-reports = [read_json(f) for f in snakemake.input.structures]  # noqa: F821
+log = setup_log(snakemake.log[0])
+p = snakemake.params
+reports = [read_json(f) for f in snakemake.input.structures]
 df = table1(reports, p.labels, p.levels)
-paper = pd.read_csv(snakemake.input.published, dtype=str).drop(columns=["label"])  # noqa: F821
+paper = pd.read_csv(snakemake.input.published, dtype=str).drop(columns=["label"])
 paper = paper.rename(columns={c: f"paper_{c}" for c in paper.columns if c != "structure"})
 df = df.merge(paper, on="structure", how="left")
 log.info("\n%s", df.to_string(index=False))
-write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 1: benchmark structures")  # noqa: F821
+write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 1: benchmark structures")

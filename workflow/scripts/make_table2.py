@@ -15,16 +15,16 @@ energy-balance error along every record.  Later stages add their rows.
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import table2, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-modal = [read_json(p) for p in snakemake.input.modal]  # noqa: F821
+log = setup_log(snakemake.log[0])
+modal = [read_json(p) for p in snakemake.input.modal]
 metas = []
-for p, name in zip(snakemake.input.records, snakemake.params.records, strict=True):  # noqa: F821
+for p, name in zip(snakemake.input.records, snakemake.params.records, strict=True):
     m = read_json(p)
     m["record"] = name
     metas.append(m)
-residual = read_json(snakemake.input.residual)["summary"] if snakemake.input.get("residual") else None  # noqa: F821
-cross = snakemake.input.get("crosscheck")  # noqa: F821
+residual = read_json(snakemake.input.residual)["summary"] if snakemake.input.get("residual") else None
+cross = snakemake.input.get("crosscheck")
 crosscheck = read_json(cross)["summary"] if cross else None
 df = table2(modal, metas, residual, crosscheck)
 log.info("\n%s", df.to_string(index=False))
-write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 2: verification checks")  # noqa: F821
+write_table(df, snakemake.output.csv, snakemake.output.md, title="Table 2: verification checks")

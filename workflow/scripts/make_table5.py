@@ -11,12 +11,12 @@ and the wall time (s).
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import table5, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-df = table5([read_json(p) for p in snakemake.input.runs])  # noqa: F821
+log = setup_log(snakemake.log[0])
+df = table5([read_json(p) for p in snakemake.input.runs])
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Table 5: transition treatments on identical slack-transition records",
 )

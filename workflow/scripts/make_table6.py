@@ -12,8 +12,8 @@ import pandas as pd
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import table6, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 kind = {par.records["taut"]: "taut", par.records["slack"]: "slack"}
 runs = {}
 for path in [*inp.pinn, *inp.baselines, *inp.regression]:
@@ -24,7 +24,7 @@ df = table6(runs, pd.read_csv(inp.published))
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Table 6: identification methods on the taut and the slack-transition record",
 )

@@ -11,11 +11,11 @@ from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.report.tables_measured import TABLE7_NOTE, table7
 
-log = setup_log(snakemake.log[0])  # noqa: F821
+log = setup_log(snakemake.log[0])
 log.info(TABLE7_NOTE)
-out = snakemake.output  # noqa: F821
+out = snakemake.output
 write_table(
-    table7(pd.read_csv(snakemake.input.published)),  # noqa: F821
+    table7(pd.read_csv(snakemake.input.published)),
     out.csv,
     out.md,
     title="Table 7 (published; not reproduced)",

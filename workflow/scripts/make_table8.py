@@ -24,8 +24,8 @@ from tensegrity_id.validation.simplex_study import (
     record_frequency,
 )
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par, out = snakemake.input, snakemake.params, snakemake.output
 with open(inp.measured) as fh:
     measured = yaml.safe_load(fh)
 hw = hardware_from_measured(measured, par.cable_EA)

@@ -13,20 +13,20 @@ from tensegrity_id.analysis import error_propagation
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
+log = setup_log(snakemake.log[0])
 structures = {}
-for p in snakemake.input.structures:  # noqa: F821
+for p in snakemake.input.structures:
     st = structure_from_report(read_json(p))
     structures[st.name] = st
 rows = []
-for p in snakemake.input.results:  # noqa: F821
+for p in snakemake.input.results:
     res = read_json(p)
     rows.append(error_propagation(structures[res["structure"]], res))
 df = pd.DataFrame(rows)
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Table 9: assessment errors from identified force densities",
 )

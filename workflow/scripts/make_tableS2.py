@@ -9,11 +9,11 @@ from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.study_tables import table_s2
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-hexprism = snakemake.input.get("hexprism")  # noqa: F821
+log = setup_log(snakemake.log[0])
+hexprism = snakemake.input.get("hexprism")
 df = table_s2(
-    snakemake.params.config,  # noqa: F821
-    read_json(snakemake.input.benchmark),  # noqa: F821
+    snakemake.params.config,
+    read_json(snakemake.input.benchmark),
     read_json(hexprism) if hexprism else None,
 )
 log.info("\n%s", df.to_string(index=False))
@@ -22,4 +22,4 @@ write_table(
     snakemake.output.csv,
     snakemake.output.md,
     title="Table S2: simulation, sensing and training parameters",
-)  # noqa: F821
+)

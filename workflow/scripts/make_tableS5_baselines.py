@@ -13,8 +13,8 @@ these records; this table is beyond it.
 from tensegrity_id.data.runio import read_json, setup_log, split_runs
 from tensegrity_id.report.tables import model_form_methods_table, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 rows, groups = split_runs(par.rows, [read_json(p) for p in inp.pinn])
 results = {(row["row"], runs[0]["method"]): runs for row, runs in zip(rows, groups, strict=True)}
 for (row_id, method), p in zip(par.baselines, inp.baselines, strict=True):
@@ -22,4 +22,4 @@ for (row_id, method), p in zip(par.baselines, inp.baselines, strict=True):
 df = model_form_methods_table(rows, results)
 log.info("\n%s", df.to_string(index=False))
 title = "Table S5, companion: every method on the model-form records (beyond the seed)"
-write_table(df, snakemake.output.csv, snakemake.output.md, title=title)  # noqa: F821
+write_table(df, snakemake.output.csv, snakemake.output.md, title=title)

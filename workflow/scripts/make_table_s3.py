@@ -19,11 +19,11 @@ from tensegrity_id.analysis.identifiability import structural_identifiability
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import table_s3, write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-reports = [read_json(p) for p in snakemake.input.structures]  # noqa: F821
+log = setup_log(snakemake.log[0])
+reports = [read_json(p) for p in snakemake.input.structures]
 ident = [structural_identifiability(structure_from_report(r)) for r in reports]
-assessments = [read_json(p) for p in snakemake.input.assess]  # noqa: F821
-df = table_s3(reports, ident, assessments, pd.read_csv(snakemake.input.published))  # noqa: F821
+assessments = [read_json(p) for p in snakemake.input.assess]
+df = table_s3(reports, ident, assessments, pd.read_csv(snakemake.input.published))
 totals = {
     "determined": sum(i["resolvable"] for i in ident),
     "cables": sum(i["n_cables"] for i in ident),
@@ -31,11 +31,11 @@ totals = {
     "combinations": sum(i["n_combinations"] for i in ident),
 }
 log.info("first-order identifiability totals: %s", totals)
-write_json(snakemake.output.totals, totals)  # noqa: F821
+write_json(snakemake.output.totals, totals)
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
     snakemake.output.csv,
     snakemake.output.md,
     title="Table S3: counts, first-order identifiability and stability class",
-)  # noqa: F821
+)

@@ -7,7 +7,7 @@ the pf_enkf result records of the same cases.
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_baselines import plot_baselines
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out = snakemake.input, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out = snakemake.input, snakemake.output
 plot_baselines([read_json(p) for p in inp.landscapes], [read_json(p) for p in inp.pf], [out.pdf, out.png])
 log.info("wrote %s", list(out))

@@ -9,9 +9,9 @@ from tensegrity_id.data.records import load_record
 from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.plot_records import plot_energy_balance
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-rec = load_record(snakemake.input.npz)  # noqa: F821
-w = snakemake.wildcards  # noqa: F821
-paths = [snakemake.output.pdf, snakemake.output.png]  # noqa: F821
+log = setup_log(snakemake.log[0])
+rec = load_record(snakemake.input.npz)
+w = snakemake.wildcards
+paths = [snakemake.output.pdf, snakemake.output.png]
 plot_energy_balance(rec, f"energy balance, {w.structure} / {w.record}", paths)
 log.info("plotted energy balance of %s/%s", w.structure, w.record)

@@ -13,10 +13,10 @@ from tensegrity_id.report.plot_measured import plot_fig10
 from tensegrity_id.validation.simplex import simplex_structure
 from tensegrity_id.validation.simplex_study import hardware_from_measured
 
-setup_log(snakemake.log[0])  # noqa: F821
-inp = snakemake.input  # noqa: F821
+setup_log(snakemake.log[0])
+inp = snakemake.input
 with open(inp.measured) as fh:
-    hw = hardware_from_measured(yaml.safe_load(fh), snakemake.params.cable_EA)  # noqa: F821
+    hw = hardware_from_measured(yaml.safe_load(fh), snakemake.params.cable_EA)
 with np.load(inp.strikes) as z:
     strikes = dict(z)
-plot_fig10(simplex_structure(hw), read_json(inp.extraction), strikes, list(snakemake.output))  # noqa: F821
+plot_fig10(simplex_structure(hw), read_json(inp.extraction), strikes, list(snakemake.output))

@@ -11,7 +11,7 @@ import pandas as pd
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_measured import plot_fig11
 
-setup_log(snakemake.log[0])  # noqa: F821
-inp = snakemake.input  # noqa: F821
+setup_log(snakemake.log[0])
+inp = snakemake.input
 rows = pd.read_csv(inp.table).to_dict("records")
-plot_fig11(read_json(inp.model), rows, read_json(inp.prestress), list(snakemake.output))  # noqa: F821
+plot_fig11(read_json(inp.model), rows, read_json(inp.prestress), list(snakemake.output))

@@ -9,9 +9,9 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_fig2 import plot_fig2
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-p = snakemake.params  # noqa: F821
-s = structure_from_report(read_json(snakemake.input.structure))  # noqa: F821
+log = setup_log(snakemake.log[0])
+p = snakemake.params
+s = structure_from_report(read_json(snakemake.input.structure))
 sizes = {
     "structure": s.name,
     "n_free": s.n_free,
@@ -20,5 +20,5 @@ sizes = {
     "n_channels": len(p.protocol["channels"]),
     "t_ref": float(p.t_end),
 }
-plot_fig2(p.settings, sizes, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+plot_fig2(p.settings, sizes, [snakemake.output.pdf, snakemake.output.png])
 log.info("Figure 2 for %s: %s", s.name, sizes)

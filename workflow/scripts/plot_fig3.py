@@ -12,14 +12,14 @@ bounds then move to panel (d)).
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_fisher import plot_fig3
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-results = [read_json(p) for p in snakemake.input.fisher]  # noqa: F821
-labels = snakemake.params.labels  # noqa: F821
-studies = [read_json(p) for p in snakemake.input.seed_study]  # noqa: F821
+log = setup_log(snakemake.log[0])
+results = [read_json(p) for p in snakemake.input.fisher]
+labels = snakemake.params.labels
+studies = [read_json(p) for p in snakemake.input.seed_study]
 plot_fig3(
     results,
     labels,
-    [snakemake.output.pdf, snakemake.output.png],  # noqa: F821
+    [snakemake.output.pdf, snakemake.output.png],
     seed_study=studies[0] if studies else None,
 )
 log.info("plotted %s", labels)

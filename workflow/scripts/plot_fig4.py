@@ -12,9 +12,9 @@ import pandas as pd
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_pinn import plot_fig4
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-runs = [read_json(p) for p in snakemake.input.runs]  # noqa: F821
-hist = [pd.read_csv(p) for p in snakemake.input.histories]  # noqa: F821
+log = setup_log(snakemake.log[0])
+runs = [read_json(p) for p in snakemake.input.runs]
+hist = [pd.read_csv(p) for p in snakemake.input.histories]
 labels = [f"{r['structure']} {r['record']} ({r['method']}, {r['steps']} steps)" for r in runs]
-plot_fig4(runs, hist, labels, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
-log.info("plotted %s", [Path(p).name for p in snakemake.input.runs])  # noqa: F821
+plot_fig4(runs, hist, labels, [snakemake.output.pdf, snakemake.output.png])
+log.info("plotted %s", [Path(p).name for p in snakemake.input.runs])

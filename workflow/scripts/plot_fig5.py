@@ -10,11 +10,11 @@ import numpy as np
 from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.plot_pinn import plot_fig5
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-series, labels = [], list(snakemake.params.labels)  # noqa: F821
-for p in snakemake.input.series:  # noqa: F821
+log = setup_log(snakemake.log[0])
+series, labels = [], list(snakemake.params.labels)
+for p in snakemake.input.series:
     with np.load(p) as z:
         series.append({k: z[k] for k in z.files})
 
-plot_fig5(series, labels, [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+plot_fig5(series, labels, [snakemake.output.pdf, snakemake.output.png])
 log.info("plotted %s", labels)

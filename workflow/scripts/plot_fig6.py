@@ -17,8 +17,8 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_studies import plot_fig6, prism_series_summary
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par, out = snakemake.input, snakemake.params, snakemake.output
 structure = structure_from_report(read_json(inp.structure))
 held = structure.fixed.any(axis=1)
 ends = held[structure.cables].sum(axis=1)

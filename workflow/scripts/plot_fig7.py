@@ -15,8 +15,8 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_studies import bridge_summary, plot_fig7
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par, out = snakemake.input, snakemake.params, snakemake.output
 structure = structure_from_report(read_json(inp.structure))
 runs = [read_json(p) for p in inp.runs]
 first = [runs[sum(r["n_runs"] for r in par.rows[:i])] for i in range(len(par.rows))]

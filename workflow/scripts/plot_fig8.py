@@ -10,6 +10,6 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_measured import plot_fig8
 
-setup_log(snakemake.log[0])  # noqa: F821
-inp = snakemake.input  # noqa: F821
-plot_fig8(structure_from_report(read_json(inp.structure)), read_json(inp.modal), list(snakemake.output))  # noqa: F821
+setup_log(snakemake.log[0])
+inp = snakemake.input
+plot_fig8(structure_from_report(read_json(inp.structure)), read_json(inp.modal), list(snakemake.output))

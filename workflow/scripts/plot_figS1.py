@@ -9,8 +9,8 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_structures import plot_structures
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out = snakemake.input, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out = snakemake.input, snakemake.output
 structures = [structure_from_report(read_json(p)) for p in inp.structures]
 assessed = [read_json(p)["rigid"] for p in inp.assess]
 # a free-standing form's margin is the grounding-invariant one (as in Table S3)

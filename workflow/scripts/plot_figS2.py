@@ -6,7 +6,7 @@ Outputs ``results/figures/figS2_spectra.{pdf,png}`` for the Table S3 structures.
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_assessment import plot_figS2
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-out = snakemake.output  # noqa: F821
-plot_figS2([read_json(p) for p in snakemake.input.assess], [out.pdf, out.png])  # noqa: F821
+log = setup_log(snakemake.log[0])
+out = snakemake.output
+plot_figS2([read_json(p) for p in snakemake.input.assess], [out.pdf, out.png])
 log.info("wrote %s", list(out))

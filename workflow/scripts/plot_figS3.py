@@ -6,8 +6,8 @@ Outputs ``results/figures/figS3_assessment.{pdf,png}``.
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_assessment import plot_figS3
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, out = snakemake.input, snakemake.output  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, out = snakemake.input, snakemake.output
 plot_figS3(
     [read_json(p) for p in inp.scans],
     [read_json(p) for p in inp.records],

@@ -9,8 +9,8 @@ from tensegrity_id.data.records import load_record
 from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.plot_records import plot_record
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-rec = load_record(snakemake.input.npz)  # noqa: F821
-w = snakemake.wildcards  # noqa: F821
-plot_record(rec, f"{w.structure} / {w.record}", [snakemake.output.pdf, snakemake.output.png])  # noqa: F821
+log = setup_log(snakemake.log[0])
+rec = load_record(snakemake.input.npz)
+w = snakemake.wildcards
+plot_record(rec, f"{w.structure} / {w.record}", [snakemake.output.pdf, snakemake.output.png])
 log.info("plotted %s/%s", w.structure, w.record)

@@ -12,8 +12,8 @@ from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.problems import load_problem
 from tensegrity_id.identify.shooting import misfit_landscape
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards
 problem = load_problem(
     inp.structure,
     inp.record_npz,
@@ -37,4 +37,4 @@ log.info(
     scan["chi2_line"][i_exact],
     scan["n_simulations"],
 )
-write_json(snakemake.output.json, scan)  # noqa: F821
+write_json(snakemake.output.json, scan)

@@ -13,8 +13,8 @@ from tensegrity_id.analysis.local_fisher import screen_channels
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.problems import load_problem
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards
 problem = load_problem(
     inp.structure, inp.record_npz, inp.record_json, inp.sensors, names=[wc.record], **par.problem
 )
@@ -29,4 +29,4 @@ log.info(
     out["crlb_max_pct"],
     out["crlb_max_parameter"],
 )
-write_json(snakemake.output.json, out)  # noqa: F821
+write_json(snakemake.output.json, out)

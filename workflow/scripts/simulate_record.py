@@ -21,20 +21,20 @@ from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.model_form import record_change, simulate_generator
 from tensegrity_id.mechanics.simulate import simulate
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-spec, sim = dict(snakemake.params.spec), snakemake.params.sim  # noqa: F821
-structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), spec)  # noqa: F821
-th_files = snakemake.input.threshold  # noqa: F821
+log = setup_log(snakemake.log[0])
+spec, sim = dict(snakemake.params.spec), snakemake.params.sim
+structure = record_structure(structure_from_report(read_json(snakemake.input.structure)), spec)
+th_files = snakemake.input.threshold
 th_files = [th_files] if isinstance(th_files, str) else list(th_files)
 threshold = read_json(th_files[0]) if th_files else None
 dyn = Dynamics(structure)
-ref = read_json(snakemake.input.reference[0]) if "amplitude_of" in spec else None  # noqa: F821
+ref = read_json(snakemake.input.reference[0]) if "amplitude_of" in spec else None
 amplitude, spec, search = resolve_amplitude(dyn, spec, threshold, ref, **sim)
 forcing = forcing_from_spec(structure, spec, amplitude=amplitude, t_end=sim["t_end"])
 log.info(
     "simulating %s/%s: %s, amplitude %.5g N",
     structure.name,
-    snakemake.wildcards.record,  # noqa: F821
+    snakemake.wildcards.record,
     forcing.kind,
     forcing.amplitude,
 )
@@ -48,8 +48,8 @@ if generator is not None and generator["kind"] != "matched":
 meta = save_record(
     rec,
     model,
-    snakemake.output.npz,  # noqa: F821
-    snakemake.output.json,  # noqa: F821
+    snakemake.output.npz,
+    snakemake.output.json,
     spec=spec,
     forcing=forcing,
     extra=extra,

@@ -14,14 +14,14 @@ from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.springrod import example_table, run_example
 from tensegrity_id.report.tables import write_table
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-summary = run_example(snakemake.params.settings, log=log)  # noqa: F821
-write_json(snakemake.output.json, summary)  # noqa: F821
-df = example_table(summary, pd.read_csv(snakemake.input.published))  # noqa: F821
+log = setup_log(snakemake.log[0])
+summary = run_example(snakemake.params.settings, log=log)
+write_json(snakemake.output.json, summary)
+df = example_table(summary, pd.read_csv(snakemake.input.published))
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,
-    snakemake.output.csv,  # noqa: F821
-    snakemake.output.md,  # noqa: F821
+    snakemake.output.csv,
+    snakemake.output.md,
     title="Seed 001 spring-rod example (K = 100 N/m, c = 10 N s/m, M = 10 kg)",
 )

@@ -13,9 +13,9 @@ import yaml
 from tensegrity_id.data.runio import atomic_path, setup_log, write_json
 from tensegrity_id.validation.simplex_study import extraction_study, hardware_from_measured
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-par = snakemake.params  # noqa: F821
-with open(snakemake.input.measured) as fh:  # noqa: F821
+log = setup_log(snakemake.log[0])
+par = snakemake.params
+with open(snakemake.input.measured) as fh:
     measured = yaml.safe_load(fh)
 summary, arrays = extraction_study(hardware_from_measured(measured, par.cable_EA), measured, dict(par.strike))
 for row in summary["levels"]:
@@ -28,6 +28,6 @@ for row in summary["levels"]:
         row["raw_channel_hz"],
         row["raw_channel_error_pct"],
     )
-write_json(snakemake.output.json, summary)  # noqa: F821
-with atomic_path(snakemake.output.npz) as tmp:  # noqa: F821
+write_json(snakemake.output.json, summary)
+with atomic_path(snakemake.output.npz) as tmp:
     np.savez(tmp, **arrays)

@@ -30,8 +30,8 @@ from tensegrity_id.identify.pinn.settings import PINNSettings
 from tensegrity_id.identify.residual_checks import check_record, summarise
 from tensegrity_id.mechanics.dynamics import Dynamics
 
-log = setup_log(snakemake.log[0])  # noqa: F821
-inp, par = snakemake.input, snakemake.params  # noqa: F821
+log = setup_log(snakemake.log[0])
+inp, par = snakemake.input, snakemake.params
 beta = PINNSettings().beta if par.beta is None else par.beta  # the PINN's smoothing, Table S2 by default
 bases = {
     name: structure_from_report(read_json(p)) for name, p in zip(par.structures, inp.structures, strict=True)
@@ -60,4 +60,4 @@ for npz, js, ref in zip(inp.records, inp.metas, par.records, strict=True):
 summary, model_form = summarise(rows, beta, par.bias_structures)
 log.info("summary %s", summary)
 log.info("model-form residual at exact parameters: %s", model_form)
-write_json(snakemake.output.json, {"summary": summary, "model_form": model_form, "records": rows})  # noqa: F821
+write_json(snakemake.output.json, {"summary": summary, "model_form": model_form, "records": rows})
