@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tensegrity_id import build_structure
 from tensegrity_id.data.records import forcing_from_spec
-from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.base import RecordData
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
@@ -25,7 +25,9 @@ def x1_record(amplitude: float = 10.0, name: str = "taut_1pt"):
     f = forcing_from_spec(s, spec)
     rec = simulate(Dynamics(s), f)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    sens = sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0})
+    sens = noise_realization(
+        sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}), 0
+    )
     return s, RecordData(name, f, sens, arrays, rec.n_transitions), f
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from tensegrity_id import IdentificationProblem, RecordData, get_method
 from tensegrity_id.data.records import amplitude_for_transitions, forcing_from_spec
-from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.scoring import resimulation_chi2, simulate_identified
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import SimulationError, simulate
@@ -30,7 +30,9 @@ def _taut_problem(s, amplitude=10.0):
     f = forcing_from_spec(s, {**SPEC, "amplitude": amplitude}, t_end=5.0)
     rec = simulate(Dynamics(s), f, **SIM)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    sens = sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0})
+    sens = noise_realization(
+        sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}), 0
+    )
     rd = RecordData("taut", f, sens, arrays, rec.n_transitions)
     return IdentificationProblem(s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": 220.0}, sim=SIM)
 

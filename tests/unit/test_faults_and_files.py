@@ -23,7 +23,7 @@ from tensegrity_id.data.runio import (
     write_npz,
     write_text,
 )
-from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.base import RecordData
 from tensegrity_id.identify.pinn import PINNSettings, PINNTrainer
 from tensegrity_id.identify.pinn.outputs import write_run
@@ -45,7 +45,9 @@ def taut(x1):
     f = forcing_from_spec(x1, spec)
     rec = simulate(Dynamics(x1), f)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    return x1, RecordData("r", f, sensor_data(x1, arrays, PROTOCOL), arrays, rec.n_transitions)
+    return x1, RecordData(
+        "r", f, noise_realization(sensor_data(x1, arrays, PROTOCOL), 0), arrays, rec.n_transitions
+    )
 
 
 def _trainer(taut, **kw):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from tensegrity_id import IdentificationProblem, RecordData, get_method
 from tensegrity_id.data.records import forcing_from_spec
-from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.filters import (
     UnscentedFilter,
     bound_eigenvalues,
@@ -127,7 +127,9 @@ def _x1(s, amplitude, t_end):
     f = forcing_from_spec(s, spec, t_end=t_end)
     rec = simulate(Dynamics(s), f, t_end=t_end)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    sens = sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0})
+    sens = noise_realization(
+        sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}), 0
+    )
     rd = RecordData("rec", f, sens, arrays, rec.n_transitions)
     return IdentificationProblem(s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": 220.0})
 

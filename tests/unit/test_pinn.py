@@ -27,7 +27,9 @@ def _record(s, amplitude, name="r"):
     f = forcing_from_spec(s, spec)
     rec = simulate(Dynamics(s), f)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    return s, RecordData(name, f, sensor_data(s, arrays, PROTOCOL), arrays, rec.n_transitions)
+    return s, RecordData(
+        name, f, noise_realization(sensor_data(s, arrays, PROTOCOL), 0), arrays, rec.n_transitions
+    )
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +320,7 @@ def test_noise_realisation_depends_on_the_seed(taut):
     sens = taut[1].sensors
     a, b = noise_realization(sens, 0), noise_realization(sens, 3)
     assert np.array_equal(a["noisy"], sens["noisy"]) and not np.array_equal(b["noisy"], sens["noisy"])
+    assert np.array_equal(noise_realization(sens, 3)["noisy"], b["noisy"])  # one draw per seed
     resid = (b["noisy"] - b["clean"]) / b["noise_std"]
     assert 0.8 < resid.std() < 1.2
 

@@ -112,14 +112,23 @@ def test_lists_of_paths_pool_records_with_default_and_given_names(x1_files):
     np.testing.assert_array_equal(one.records[0].sensors["noisy"], p.records[1].sensors["noisy"])
 
 
-def test_seed_zero_keeps_the_stored_noise_and_other_seeds_redraw_it(x1_files):
+def test_every_seed_draws_its_noise_in_one_place_and_the_file_holds_none(x1_files):
+    from tensegrity_id.data.sensors import NOISE_SEED_TAG
+
     f = x1_files
     with np.load(f["sensors"][0]) as z:
         stored = {k: z[k] for k in z.files}
+    assert "noisy" not in stored  # one noise path: no draw in the sensor file
     s0 = load_problem(f["structure"], f["npz"][0], f["json"][0], f["sensors"][0], seed=0).records[0].sensors
     s1 = load_problem(f["structure"], f["npz"][0], f["json"][0], f["sensors"][0], seed=1).records[0].sensors
-    np.testing.assert_array_equal(s0["noisy"], stored["noisy"])
-    assert not np.allclose(s1["noisy"], stored["noisy"])
+    # seed 0: the protocol's stream SeedSequence([NOISE_SEED_TAG, noise_seed]), whose next draw is the split
+    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, 0]))
+    expect = stored["clean"] + rng.standard_normal(stored["clean"].shape) * stored["noise_std"]
+    np.testing.assert_array_equal(s0["noisy"], expect)
+    train = np.zeros(len(expect), bool)
+    train[rng.permutation(len(expect))[: int(round(0.7 * len(expect)))]] = True
+    np.testing.assert_array_equal(stored["train"], train)
+    assert not np.allclose(s1["noisy"], s0["noisy"])
     # same clean signal, split and noise level; only the realisation differs
     for key in ("clean", "noise_std", "train", "keep", "t", "channels"):
         np.testing.assert_array_equal(s1[key], stored[key])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from tensegrity_id import IdentificationProblem, RecordData, get_method
 from tensegrity_id.data.records import forcing_from_spec
-from tensegrity_id.data.sensors import sensor_data
+from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
 
@@ -14,7 +14,9 @@ def _slack(s, t_end):
     f = forcing_from_spec(s, spec, t_end=t_end)
     rec = simulate(Dynamics(s), f, t_end=t_end)
     arrays = {k: getattr(rec, k) for k in ("t", "q", "qd", "qdd")}
-    sens = sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0})
+    sens = noise_realization(
+        sensor_data(s, arrays, {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}), 0
+    )
     rd = RecordData("slack", f, sens, arrays, rec.n_transitions)
     assert rec.n_transitions > 5
     return IdentificationProblem(s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": 220.0})

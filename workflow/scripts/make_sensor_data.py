@@ -1,10 +1,11 @@
 """Sensor data of one record under one protocol (rule make_sensor_data).
 
 Output ``results/sensors/{structure}/{record}/{protocol}.npz``: ``t`` (s),
-``channels`` (global coordinate indices), ``clean`` and ``noisy``
-accelerations (n_t x n_ch, m/s^2), ``noise_std`` (m/s^2, the protocol's
-fraction of each channel's RMS), ``train`` (the 70 % training samples) and
-``keep`` (samples retained by an intermittent protocol).
+``channels`` (global coordinate indices), ``clean`` accelerations (n_t x
+n_ch, m/s^2), ``noise_std`` (m/s^2, the protocol's fraction of each
+channel's RMS), ``train`` (the 70 % training samples) and ``keep`` (samples
+retained by an intermittent protocol).  No noise draw: every seed's is drawn
+when the problem is loaded (tensegrity_id.data.sensors.noise_realization).
 """
 
 import numpy as np

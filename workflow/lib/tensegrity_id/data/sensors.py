@@ -9,9 +9,17 @@ A sensor protocol (config ``protocols`` entry)::
     keep: all | intermittent     # intermittent: 25 % of samples, 3 dropouts
 
 Output ``results/sensors/{structure}/{record}/{protocol}.npz``: ``t`` (s),
-``channels`` (global coordinate indices), ``clean`` and ``noisy`` (n_t x
-n_ch, m/s^2), ``noise_std`` (n_ch, m/s^2), ``train`` and ``keep`` (bool
-masks over the samples).
+``channels`` (global coordinate indices), ``clean`` (n_t x n_ch, m/s^2),
+``noise_std`` (n_ch, m/s^2), ``train`` and ``keep`` (bool masks over the
+samples).
+
+One noise path: the file holds no noise draw.  Every realisation, the
+training seed 0's included, is drawn by :func:`noise_realization` when a
+problem is loaded, from ``SeedSequence([NOISE_SEED_TAG, noise_seed])`` for
+seed 0 and ``SeedSequence([NOISE_SEED_TAG, noise_seed, seed])`` for a seed
+``s > 0``.  The train/held-out split is the draw that follows seed 0's noise
+in its stream (so the split is the same for every seed).  A measured
+record's sensor file holds its measured ``noisy`` data and no ``clean``.
 """
 
 from __future__ import annotations
@@ -51,8 +59,8 @@ def sensor_data(structure, record: dict, protocol: dict) -> dict:
     clean = record["qdd"][:, channels]
     rms = np.sqrt(np.mean(clean**2, axis=0))
     std = float(protocol.get("noise", 0.02)) * rms
-    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, int(protocol.get("noise_seed", 0))]))
-    noisy = clean + rng.standard_normal(clean.shape) * std
+    rng = _noise_stream(int(protocol.get("noise_seed", 0)), 0)
+    rng.standard_normal(clean.shape)  # seed 0's noise (drawn by noise_realization); the split follows it
     n = clean.shape[0]
     perm = rng.permutation(n)
     train = np.zeros(n, bool)
@@ -62,25 +70,30 @@ def sensor_data(structure, record: dict, protocol: dict) -> dict:
         "t": record["t"],
         "channels": channels,
         "clean": clean,
-        "noisy": noisy,
         "noise_std": std,
         "train": train,
         "keep": keep,
     }
 
 
-def noise_realization(sensors: dict, seed: int, noise_seed: int = 0) -> dict:
-    """The sensor data with the noise realisation of training seed ``seed``.
+def _noise_stream(noise_seed: int, seed: int) -> np.random.Generator:
+    """The random stream of the noise of training seed ``seed`` under a protocol's ``noise_seed``."""
+    key = [NOISE_SEED_TAG, int(noise_seed)] + ([int(seed)] if seed else [])
+    return np.random.default_rng(np.random.SeedSequence(key))
 
-    Seed 0 is the protocol's stored realisation; seed ``s > 0`` redraws the
-    noise (same per-channel standard deviation) on the clean accelerations
-    from ``SeedSequence([NOISE_SEED_TAG, noise_seed, s])``, so repeated
-    identifications differ in noise as well as in network initialisation
-    (seed §4.8).  The train/held-out split and the kept samples are those of
-    the protocol.  Measured data (no ``clean`` array) are returned unchanged.
+
+def noise_realization(sensors: dict, seed: int, noise_seed: int = 0) -> dict:
+    """The sensor data with the noise realisation of training seed ``seed`` (``noisy``, m/s^2).
+
+    The one place noise is drawn (module docstring): the clean accelerations
+    plus white noise of the protocol's per-channel standard deviation, from
+    the stream of ``(noise_seed, seed)``, so repeated identifications differ
+    in noise as well as in network initialisation (the paper's §4.8).  The
+    train/held-out split and the kept samples are those of the protocol.
+    Measured data (no ``clean`` array) are returned unchanged.
     """
-    if seed == 0 or "clean" not in sensors:
+    if "clean" not in sensors:
         return dict(sensors)
-    rng = np.random.default_rng(np.random.SeedSequence([NOISE_SEED_TAG, int(noise_seed), int(seed)]))
     clean = sensors["clean"]
-    return {**sensors, "noisy": clean + rng.standard_normal(clean.shape) * sensors["noise_std"]}
+    noise = _noise_stream(noise_seed, seed).standard_normal(clean.shape)
+    return {**sensors, "noisy": clean + noise * sensors["noise_std"]}

@@ -80,7 +80,8 @@ def load_problem(
     names : list of str, optional
         The records' names (default: the metadata files' names without ``.json``).
     seed : int
-        Training seed; also selects the noise realisation (seed 0: the stored one).
+        Training seed; also selects the noise realisation (drawn when loaded, for
+        every seed: :func:`tensegrity_id.data.sensors.noise_realization`).
     noise_seed : int
         The protocol's noise seed.
     true_force_scale : float, list or dict, optional
