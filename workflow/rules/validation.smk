@@ -244,6 +244,7 @@ rule make_measured_validation:
         prestress=rules.make_table8.output.json,
         damping=rules.compute_damping_limit.output.json,
         published="resources/published/measured_validation.yaml",
+        rows="resources/published/measured_validation_rows.yaml",
         lib=lib("make_measured_validation"),
     output:
         csv=report(
