@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from tensegrity_id import IdentificationProblem, RecordData
 from tensegrity_id.identify.scoring import (
     OUTCOME_RULE,
     classify_outcome,
@@ -11,6 +12,7 @@ from tensegrity_id.identify.scoring import (
     outcome_rule_text,
     parameter_errors,
     reconstruction_pct,
+    score_result,
 )
 
 TOL = 1e-9
@@ -215,3 +217,61 @@ def test_outcome_rule_text():
         and "max sigma error <= 2.5 %" in text
         and "noise floor > 10 %" in text
     )
+
+
+# ------------------------------------------------------------ the result record
+RECORD_KEYS = [
+    "method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors",
+    "inert_members", "identifiable", "inert_values", "reconstruction_pct", "held_out_ratio",
+    "held_out_misfit_pct", "held_out_excess_pct", "resimulation_pct", "resimulation_chi2", "per_record",
+    "n_transitions", "outcome", "outcome_rule", "wall_s", "n_forward_simulations", "n_hyperparameters",
+    "options",
+]  # fmt: skip
+"""The result record's fixed keys, in order (method-specific extras follow)."""
+
+
+def _record_problem(x1, truth):
+    return IdentificationProblem(x1, [RecordData("r", None, n_transitions=3)], truth=truth, seed=7)
+
+
+def test_score_result_builds_the_record_from_a_fit(x1):
+    """No sensor data: errors and outcome by hand, the fit's extras after the fixed keys, ``out`` kept."""
+    fit = {
+        "sigma": x1.sigma * np.array([np.nan, 1.10, 0.98, 1.04]),
+        "c": 1.05,
+        "steps": 12,
+        "n_forward_simulations": 4,
+        "starts": [{"sigma": list(x1.sigma * 1.2), "c": 1.0}],
+        "extra": "kept",
+    }
+    before = dict(fit)
+    problem = _record_problem(x1, {"sigma": x1.sigma, "c": 1.0, "EA": 220.0})
+    opts = {"max_nfev": 5}
+    r = score_result(problem, fit, 2.5, method_name="m", n_hyperparameters=3, options=opts)
+    assert list(r) == [*RECORD_KEYS, "starts", "extra"] and fit.keys() == before.keys()
+    assert (r["method"], r["structure"], r["record"], r["seed"], r["steps"]) == ("m", x1.name, "r", 7, 12)
+    assert (r["wall_s"], r["n_forward_simulations"], r["n_hyperparameters"]) == (2.5, 4, 3)
+    assert r["options"] is opts and r["extra"] == "kept"
+    assert r["identified"]["sigma"][0] is None and r["exact"]["EA"] == 220.0
+    assert r["errors"]["sigma_max_pct"] == pytest.approx(10.0, rel=TOL)
+    assert r["outcome"] == "partial" and r["n_transitions"] == 3  # 10 % is within the partial band
+    assert r["starts"][0]["sigma_max_pct"] == pytest.approx(20.0, rel=TOL)  # each start scored
+    assert r["per_record"]["r"]["resimulation_pct"] is None and "_series" not in r and "bounds" not in r
+
+
+def test_score_result_of_a_diverged_fit_and_of_a_measured_record(x1):
+    """A diverged fit is labelled so whatever its errors; without exact values nothing is an error."""
+    fit = {"sigma": x1.sigma, "c": 1.0, "diverged": {"step": 3}}
+    truth = {"sigma": x1.sigma, "c": 1.0}
+    r = score_result(_record_problem(x1, truth), fit, 0.0, method_name="m", n_hyperparameters=0, options={})
+    assert r["outcome"] == "diverged" and r["errors"]["sigma_max_pct"] == 0.0
+    m = score_result(
+        _record_problem(x1, None),
+        {"sigma": x1.sigma, "c": 1.0},
+        0.0,
+        method_name="m",
+        n_hyperparameters=0,
+        options={},
+    )
+    assert m["exact"] is None and m["errors"]["sigma_max_pct"] is None and m["outcome"] is None
+    assert m["bounds"] is None  # bounds need sensor data

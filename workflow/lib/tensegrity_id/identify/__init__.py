@@ -30,6 +30,7 @@ _EXPORTS = {
     "load_problem": "problems",
     "load_sensors": "problems",
     "OUTCOME_RULE": "scoring",
+    "score_result": "scoring",
     "parameter_errors": "scoring",
     "held_out_ratio": "scoring",
     "held_out_misfit_pct": "scoring",

@@ -6,8 +6,9 @@ forcing and noisy sensor data of one or more records (:class:`RecordData`),
 and the initial guesses — and, kept apart, the exact parameters, which are
 used only to score a finished run.  Every method subclasses
 :class:`IdentificationMethod`: the public :meth:`~IdentificationMethod.run`
-does the bookkeeping (timing, scoring, fit metrics, the result record) and a
-subclass implements :meth:`~IdentificationMethod._fit`.
+does the bookkeeping (fit, time, hand the fit to
+:func:`~tensegrity_id.identify.scoring.score_result`, which builds the
+result record) and a subclass implements :meth:`~IdentificationMethod._fit`.
 
 Result record (``results/identify/{method}/{structure}/{record}/...json``)
     ``method, structure, record, protocol, seed, steps`` (iterative methods;
@@ -15,14 +16,18 @@ Result record (``results/identify/{method}/{structure}/{record}/...json``)
     force_scale_channels?}``, ``exact: {sigma, c, EA, force_scale?}`` (``None``
     for a measured record, whose errors are then ``None`` and whose outcome
     is ``fit failure`` or ``None``), ``errors: {sigma_pct: [...], sigma_max_pct, sigma_median_pct,
-    c_pct, EA_pct?}`` (identifiable cables only; ``None`` elsewhere),
-    ``inert_members``, ``inert_values``, ``identifiable``,
-    ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``, ``resimulation_pct``,
-    ``resimulation_chi2`` (needs no exact parameters),
+    c_pct, EA_pct?, force_scale_pct?}`` (identifiable cables only; ``None`` elsewhere),
+    ``inert_members``, ``identifiable``, ``inert_values``,
+    ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``,
+    ``held_out_excess_pct``, ``resimulation_pct``,
+    ``resimulation_chi2`` (needs no exact parameters), ``per_record`` (the
+    fit metrics and ``n_transitions`` of each record), ``n_transitions``,
     ``outcome`` with ``outcome_rule`` (``diverged`` for a run stopped by a
     non-finite loss), ``wall_s``, ``n_forward_simulations``,
     ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
-    method-specific extras.  Metrics are defined in :mod:`tensegrity_id.identify.scoring`.
+    method-specific extras (``bounds`` for a measured record or a fitted
+    force scale; ``starts`` with each start's errors).  Metrics are defined in
+    :mod:`tensegrity_id.identify.scoring`.
 """
 
 from __future__ import annotations
@@ -35,20 +40,7 @@ import numpy as np
 
 from ..mechanics.excitation import Forcing
 from ..mechanics.structure import Structure
-from .scoring import (
-    classify_outcome,
-    held_out_excess_pct,
-    held_out_misfit_pct,
-    held_out_ratio,
-    outcome_rule_text,
-    parameter_errors,
-    reconstruction_pct,
-    resimulate,
-    resimulation_chi2,
-    simulate_identified,
-    split_force_scale,
-    with_force_scale,
-)
+from .scoring import score_result
 
 __all__ = [
     "SIGMA0",
@@ -154,7 +146,11 @@ class IdentificationProblem:
 
 
 class IdentificationMethod:
-    """Base class: subclasses set ``name``, ``n_hyperparameters`` and implement ``_fit``."""
+    """Base class: subclasses set ``name``, ``n_hyperparameters`` and implement ``_fit``.
+
+    The class does the bookkeeping of an identification (options, timing);
+    scoring a finished fit is :func:`tensegrity_id.identify.scoring.score_result`.
+    """
 
     name = "base"
     n_hyperparameters = 0
@@ -185,121 +181,21 @@ class IdentificationMethod:
         raise NotImplementedError
 
     def run(self, problem: IdentificationProblem) -> dict:
-        """Fit, time and score one problem; returns the result record.
+        """Fit, time and score one problem; returns the result record (module docstring).
 
         The re-simulated series of the first record is returned under
         ``"_series"`` (arrays, for figures); pop it before writing JSON.
         """
         t0 = time.perf_counter()
         out = self._fit(problem)
-        return self.score(problem, out, time.perf_counter() - t0)
-
-    def score(self, problem: IdentificationProblem, out: dict, wall: float) -> dict:
-        """The result record of a finished fit: ``out`` as :meth:`_fit` returns it, ``wall`` its time (s).
-
-        Methods that fit several problems at once (a batch of seeds) score
-        each problem with its own part of the fit.  A fit that reports
-        ``diverged`` (a dict) has the outcome ``diverged``.
-        """
-        out = dict(out)
-        st = problem.structure
-        sigma = np.asarray(out.pop("sigma"), float)
-        identified = {"sigma": sigma, "c": float(out.pop("c"))}
-        ea = out.pop("EA", None)
-        if ea is not None:
-            identified["EA"] = float(ea)
-        fs = out.pop("force_scale", None)
-        if fs is not None:
-            identified["force_scale"] = [float(v) for v in fs]
-            identified["force_scale_channels"] = force_scale_labels(problem)
-        exact = None
-        if problem.truth is not None:
-            exact = {
-                "sigma": [float(v) for v in problem.truth["sigma"]],
-                "c": float(problem.truth["c"]),
-                "EA": float(np.mean(problem.truth.get("EA", st.cable_EA))),
-            }
-            if fs is not None:
-                exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
-        scored = parameter_errors(st, identified, exact)
-        if "bounds" not in out and (exact is None or fs is not None):
-            out["bounds"] = _bounds(problem, identified)
-        predicted = out.pop("predicted", None) or [None] * len(problem.records)
-        scales = split_force_scale(problem.records, fs)
-        held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
-        for rec, pred, scale in zip(problem.records, predicted, scales, strict=True):
-            pred = pred or {}
-            forcing = with_force_scale(rec.forcing, scale)
-            held.append(held_out_ratio(rec.sensors, pred.get("a")))
-            misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
-            excess.append(held_out_excess_pct(rec.sensors, pred.get("a")))
-            ch = rec.sensors.get("channels", [])
-            recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
-            rs = rec_sim = None
-            if rec.sensors and rec.forcing is not None:
-                rec_sim = simulate_identified(st, forcing, identified, rec.sensors["t"], problem.sim)
-                rs = resimulate(st, forcing, identified, rec.states, ch, problem.sim, rec_sim)
-            resim.append(None if rs is None else rs["pct"])
-            chi2.append(resimulation_chi2(rec.sensors, rec_sim))
-            if series is None and rs is not None and rs.get("pct") is not None:
-                series = {"record": rec.name, **rs}
-                if pred.get("qdd") is not None:
-                    series["network"] = np.asarray(pred["qdd"])[:, rs["coord"]]
-
-        def pooled(values):
-            vals = [v for v in values if v is not None]
-            return float(np.mean(vals)) if vals else None
-
-        ho, mf, ex, rc = pooled(held), pooled(misfit), pooled(excess), pooled(recon)
-        sig_max = scored["errors"]["sigma_max_pct"]
-        identified["sigma"] = [float(v) if np.isfinite(v) else None for v in sigma]
-        result = {
-            "method": self.name,
-            "structure": st.name,
-            "record": "+".join(r.name for r in problem.records),
-            "protocol": None,
-            "seed": problem.seed,
-            "steps": out.pop("steps", None),
-            "identified": identified,
-            "exact": exact,
-            **scored,
-            "reconstruction_pct": rc,
-            "held_out_ratio": ho,
-            "held_out_misfit_pct": mf,
-            "held_out_excess_pct": ex,
-            "resimulation_pct": pooled(resim),
-            "resimulation_chi2": pooled(chi2),
-            "per_record": {
-                r.name: {
-                    "held_out_ratio": h,
-                    "held_out_misfit_pct": m,
-                    "held_out_excess_pct": e,
-                    "reconstruction_pct": c,
-                    "resimulation_pct": s,
-                    "resimulation_chi2": x,
-                    "n_transitions": r.n_transitions,
-                }
-                for r, h, m, e, c, s, x in zip(
-                    problem.records, held, misfit, excess, recon, resim, chi2, strict=True
-                )
-            },
-            "n_transitions": int(sum(r.n_transitions for r in problem.records)),
-            "outcome": "diverged"
-            if out.get("diverged")
-            else classify_outcome(sig_max, ex, rc, problem.outcome_rule),
-            "outcome_rule": outcome_rule_text(problem.outcome_rule),
-            "wall_s": wall,
-            "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),
-            "n_hyperparameters": self.n_hyperparameters,
-            "options": self.options,
-            **out,
-        }
-        for start in result.get("starts", []) if exact is not None else []:  # every start scored after
-            e = parameter_errors(st, {"sigma": np.asarray(start["sigma"], float), "c": start["c"]}, exact)
-            start["sigma_max_pct"], start["c_pct"] = e["errors"]["sigma_max_pct"], e["errors"]["c_pct"]
-        if series is not None:
-            result["_series"] = series
-        return result
+        return score_result(
+            problem,
+            out,
+            time.perf_counter() - t0,
+            method_name=self.name,
+            n_hyperparameters=self.n_hyperparameters,
+            options=self.options,
+        )
 
 
 VARIANT_KEYS = (
@@ -314,34 +210,6 @@ VARIANT_KEYS = (
     "bounds",
 )
 """What a sensitivity study keeps of each run (:func:`run_variants`)."""
-
-
-def _bounds(problem: IdentificationProblem, identified: dict) -> dict | None:
-    """Cramér–Rao bounds at the identified parameters (no exact values needed), or ``None``.
-
-    Computed for every method where the exact parameters are unknown (a
-    measured record) or a force scale was fitted: the shooting Fisher
-    information of the sensor channels at the identified point
-    (:func:`tensegrity_id.identify.misfit.shooting_fisher`).  ``None``
-    without sensor data or where a parameter is undetermined or not positive.
-    """
-    sig = np.asarray(identified["sigma"], float)
-    if not all(r.sensors for r in problem.records) or not (np.all(np.isfinite(sig)) and np.all(sig > 0)):
-        return None
-    from .misfit import shooting_fisher  # noqa: PLC0415 (scoring only where needed)
-
-    try:
-        f = shooting_fisher(problem, sig, identified["c"], identified.get("force_scale"))
-    except (ValueError, np.linalg.LinAlgError) as exc:
-        return {"failed": str(exc)}
-    f.pop("n_simulations")
-    return f
-
-
-def force_scale_labels(problem: IdentificationProblem) -> list[str]:
-    """``{record}:force:{node}:{axis}`` of every driven coordinate (the order of a fitted force scale)."""
-    dim = problem.structure.dim
-    return [f"{r.name}:force:{c // dim}:{'xyz'[c % dim]}" for r in problem.records for c in r.forcing.coords]
 
 
 def run_variants(

@@ -1,5 +1,9 @@
 """Scoring a finished identification: the paper's metrics and outcome labels (seed §4.2-4.3).
 
+:func:`score_result` turns a method's fit into the result record (listed in
+:mod:`tensegrity_id.identify.base`): the parameter errors, the fit metrics,
+the Cramér–Rao bounds where no exact values exist, and the outcome below.
+
 Parameter errors
     Relative errors (%) against the exact values over the *identifiable*
     cables only; cables with both ends restrained (``inert_members``, e.g. the
@@ -53,12 +57,16 @@ Outcome rule (thresholds from the config, defaults below)
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..analysis.identifiability import structural_identifiability
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.simulate import SimulationError, simulate_from_rest
+
+if TYPE_CHECKING:  # annotations only: base imports this module
+    from .base import IdentificationProblem
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +83,8 @@ __all__ = [
     "classify_outcome",
     "held_out_excess_pct",
     "outcome_rule_text",
+    "force_scale_labels",
+    "score_result",
 ]
 
 OUTCOME_RULE = {"fit_misfit_pct": 10.0, "fit_recon_pct": 30.0, "identified_pct": 5.0, "partial_pct": 30.0}
@@ -344,3 +354,174 @@ def classify_outcome(sigma_max_pct, misfit_pct, recon_pct, rule: dict | None = N
     if sigma_max_pct <= r["partial_pct"]:
         return "partial"
     return "silent failure"
+
+
+def force_scale_labels(problem: IdentificationProblem) -> list[str]:
+    """``{record}:force:{node}:{axis}`` of every driven coordinate (the order of a fitted force scale)."""
+    dim = problem.structure.dim
+    return [f"{r.name}:force:{c // dim}:{'xyz'[c % dim]}" for r in problem.records for c in r.forcing.coords]
+
+
+def _bounds(problem: IdentificationProblem, identified: dict) -> dict | None:
+    """Cramér–Rao bounds at the identified parameters (no exact values needed), or ``None``.
+
+    Computed for every method where the exact parameters are unknown (a
+    measured record) or a force scale was fitted: the shooting Fisher
+    information of the sensor channels at the identified point
+    (:func:`tensegrity_id.identify.misfit.shooting_fisher`).  ``None``
+    without sensor data or where a parameter is undetermined or not positive.
+    """
+    sig = np.asarray(identified["sigma"], float)
+    if not all(r.sensors for r in problem.records) or not (np.all(np.isfinite(sig)) and np.all(sig > 0)):
+        return None
+    # imported here: misfit imports this module (and only scoring with bounds needs it)
+    from .misfit import shooting_fisher  # noqa: PLC0415
+
+    try:
+        f = shooting_fisher(problem, sig, identified["c"], identified.get("force_scale"))
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        return {"failed": str(exc)}
+    f.pop("n_simulations")
+    return f
+
+
+def _pooled(values) -> float | None:
+    """Mean over the records of a metric, ``None`` where no record has it."""
+    vals = [v for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def score_result(
+    problem: IdentificationProblem,
+    out: dict,
+    wall_s: float,
+    *,
+    method_name: str,
+    n_hyperparameters: int,
+    options: dict,
+) -> dict:
+    """The result record of a finished fit (listed in :mod:`tensegrity_id.identify.base`).
+
+    Parameters
+    ----------
+    problem : IdentificationProblem
+        The problem fitted; its ``truth`` (``None`` for a measured record)
+        is read here only.
+    out : dict
+        The fit as :meth:`~tensegrity_id.identify.base.IdentificationMethod._fit`
+        returns it: ``sigma`` (N/m, NaN where undetermined), ``c`` (N s/m),
+        optional ``EA`` (N), ``force_scale`` (flat, per driven coordinate),
+        ``predicted`` (per record), ``steps``, ``n_forward_simulations``,
+        ``bounds``, ``diverged`` (truthy: the outcome is ``diverged``),
+        ``starts``; any other key is copied into the record as a
+        method-specific extra.  Not modified (the ``starts`` entries are:
+        each gets its ``sigma_max_pct`` and ``c_pct``).
+    wall_s : float
+        The fit's wall time, s.
+    method_name, n_hyperparameters, options
+        The method's registry name, hyperparameter count (the seed's Table 6
+        definition) and options, copied into the record.
+
+    Returns
+    -------
+    dict
+        The result record.  The re-simulated series of the first record
+        that has one is under ``"_series"`` (arrays, for figures); pop it
+        before writing JSON.  Methods that fit several problems at once (a
+        batch of seeds) score each problem with its own part of the fit.
+    """
+    out = dict(out)
+    st = problem.structure
+    sigma = np.asarray(out.pop("sigma"), float)
+    identified = {"sigma": sigma, "c": float(out.pop("c"))}
+    ea = out.pop("EA", None)
+    if ea is not None:
+        identified["EA"] = float(ea)
+    fs = out.pop("force_scale", None)
+    if fs is not None:
+        identified["force_scale"] = [float(v) for v in fs]
+        identified["force_scale_channels"] = force_scale_labels(problem)
+    exact = None
+    if problem.truth is not None:
+        exact = {
+            "sigma": [float(v) for v in problem.truth["sigma"]],
+            "c": float(problem.truth["c"]),
+            "EA": float(np.mean(problem.truth.get("EA", st.cable_EA))),
+        }
+        if fs is not None:
+            exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
+    scored = parameter_errors(st, identified, exact)
+    if "bounds" not in out and (exact is None or fs is not None):
+        out["bounds"] = _bounds(problem, identified)
+    predicted = out.pop("predicted", None) or [None] * len(problem.records)
+    scales = split_force_scale(problem.records, fs)
+    held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
+    for rec, pred, scale in zip(problem.records, predicted, scales, strict=True):
+        pred = pred or {}
+        forcing = with_force_scale(rec.forcing, scale)
+        held.append(held_out_ratio(rec.sensors, pred.get("a")))
+        misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
+        excess.append(held_out_excess_pct(rec.sensors, pred.get("a")))
+        ch = rec.sensors.get("channels", [])
+        recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
+        rs = rec_sim = None
+        if rec.sensors and rec.forcing is not None:
+            rec_sim = simulate_identified(st, forcing, identified, rec.sensors["t"], problem.sim)
+            rs = resimulate(st, forcing, identified, rec.states, ch, problem.sim, rec_sim)
+        resim.append(None if rs is None else rs["pct"])
+        chi2.append(resimulation_chi2(rec.sensors, rec_sim))
+        if series is None and rs is not None and rs.get("pct") is not None:
+            series = {"record": rec.name, **rs}
+            if pred.get("qdd") is not None:
+                series["network"] = np.asarray(pred["qdd"])[:, rs["coord"]]
+
+    ho, mf, ex, rc = _pooled(held), _pooled(misfit), _pooled(excess), _pooled(recon)
+    sig_max = scored["errors"]["sigma_max_pct"]
+    identified["sigma"] = [float(v) if np.isfinite(v) else None for v in sigma]
+    result = {
+        "method": method_name,
+        "structure": st.name,
+        "record": "+".join(r.name for r in problem.records),
+        "protocol": None,
+        "seed": problem.seed,
+        "steps": out.pop("steps", None),
+        "identified": identified,
+        "exact": exact,
+        **scored,
+        "reconstruction_pct": rc,
+        "held_out_ratio": ho,
+        "held_out_misfit_pct": mf,
+        "held_out_excess_pct": ex,
+        "resimulation_pct": _pooled(resim),
+        "resimulation_chi2": _pooled(chi2),
+        "per_record": {
+            r.name: {
+                "held_out_ratio": h,
+                "held_out_misfit_pct": m,
+                "held_out_excess_pct": e,
+                "reconstruction_pct": c,
+                "resimulation_pct": s,
+                "resimulation_chi2": x,
+                "n_transitions": r.n_transitions,
+            }
+            for r, h, m, e, c, s, x in zip(
+                problem.records, held, misfit, excess, recon, resim, chi2, strict=True
+            )
+        },
+        "n_transitions": int(sum(r.n_transitions for r in problem.records)),
+        "outcome": "diverged"
+        if out.get("diverged")
+        else classify_outcome(sig_max, ex, rc, problem.outcome_rule),
+        "outcome_rule": outcome_rule_text(problem.outcome_rule),
+        "wall_s": wall_s,
+        "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),
+        "n_hyperparameters": n_hyperparameters,
+        "options": options,
+        **out,
+    }
+    for start in result.get("starts", []) if exact is not None else []:  # every start scored after
+        e = parameter_errors(st, {"sigma": np.asarray(start["sigma"], float), "c": start["c"]}, exact)
+        start["sigma_max_pct"], start["c_pct"] = e["errors"]["sigma_max_pct"], e["errors"]["c_pct"]
+    if series is not None:
+        result["_series"] = series
+    return result

@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from ..base import IdentificationMethod, IdentificationProblem, register
+from ..scoring import score_result
 from .settings import PINNSettings
 from .trainer import PINNTrainer
 
@@ -108,7 +109,17 @@ class _PINNMethod(IdentificationMethod):
         t0 = time.perf_counter()
         outs = self._train(list(problems))
         wall = time.perf_counter() - t0
-        return [self.score(p, o, wall) for p, o in zip(problems, outs, strict=True)]
+        return [
+            score_result(
+                p,
+                o,
+                wall,
+                method_name=self.name,
+                n_hyperparameters=self.n_hyperparameters,
+                options=self.options,
+            )
+            for p, o in zip(problems, outs, strict=True)
+        ]
 
 
 @register
