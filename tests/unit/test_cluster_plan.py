@@ -67,7 +67,7 @@ def test_seed_labels_count_their_seeds():
     assert job["structure"] == "x2" and job["n_seeds"] == 4 and job["steps"] == 12000
 
 
-def test_localrules_are_read_from_the_snakefile(repo):
-    local = localrules(repo / "Snakefile")
+def test_localrules_are_read_from_the_study_catalog(repo):
+    local = localrules(repo / "workflow/catalog.yaml")
     assert {"all", "make_table_s3", "plot_figS3", "make_table9"} <= local
     assert "identify_pinn" not in local

@@ -6,7 +6,7 @@ rule assess_structure:
         structure=path("structure"),
         lib=lib("assess_structure"),
     output:
-        json=path("assess"),
+        **catalog_outputs("assess"),
     log:
         logs("assess_structure/{structure}.log"),
     conda:
@@ -26,7 +26,7 @@ rule assess_prestress_scan:
         structure=path("structure"),
         lib=lib("assess_prestress_scan"),
     output:
-        json=path("assess_scan"),
+        **catalog_outputs("assess_scan"),
     log:
         logs("assess_prestress_scan/{structure}.log"),
     conda:
@@ -49,7 +49,7 @@ rule assess_record:
         record_json=path("record", ".json"),
         lib=lib("assess_record"),
     output:
-        json=path("assess_record"),
+        **catalog_outputs("assess_records"),
     log:
         logs("assess_record/{structure}/{record}.log"),
     conda:
@@ -70,7 +70,7 @@ rule assess_steel_design:
         structure=path("structure"),
         lib=lib("assess_steel_design"),
     output:
-        json=path("assess_steel"),
+        **catalog_outputs("assess_steel"),
     log:
         logs("assess_steel_design/{structure}.log"),
     conda:
@@ -93,14 +93,7 @@ rule plot_figS3:
         steel=paths("assess_steel", [{"structure": s} for s in SHEET.assess_steel]),
         lib=lib("plot_figS3"),
     output:
-        pdf=path("figure", ".pdf", figure="figS3_assessment"),
-        png=report(
-            path("figure", ".png", figure="figS3_assessment"),
-            caption="../report/figS3.rst",
-            category="8 Assessment",
-            subcategory="Figures",
-            labels={"figure": "Figure S3"},
-        ),
+        **catalog_outputs("figS3"),
     log:
         logs("plot_figS3.log"),
     conda:
@@ -128,14 +121,7 @@ rule make_table9:
         ),
         lib=lib("make_table9"),
     output:
-        csv=report(
-            path("table", ".csv", table="table9"),
-            caption="../report/table9.rst",
-            category="8 Assessment",
-            subcategory="Tables",
-            labels={"table": "Table 9"},
-        ),
-        md=path("table", ".md", table="table9"),
+        **catalog_outputs("table9"),
     log:
         logs("make_table9.log"),
     conda:
@@ -155,14 +141,7 @@ rule plot_figS2:
         ),
         lib=lib("plot_figS2"),
     output:
-        pdf=path("figure", ".pdf", figure="figS2_spectra"),
-        png=report(
-            path("figure", ".png", figure="figS2_spectra"),
-            caption="../report/figS2.rst",
-            category="8 Assessment",
-            subcategory="Figures",
-            labels={"figure": "Figure S2"},
-        ),
+        **catalog_outputs("figS2"),
     log:
         logs("plot_figS2.log"),
     conda:
@@ -181,14 +160,7 @@ rule plot_figS1:
         assess=paths("assess", [{"structure": s} for s in SHEET.figS1]),
         lib=lib("plot_figS1"),
     output:
-        pdf=path("figure", ".pdf", figure="figS1_classic_forms"),
-        png=report(
-            path("figure", ".png", figure="figS1_classic_forms"),
-            caption="../report/figS1.rst",
-            category="8 Assessment",
-            subcategory="Figures",
-            labels={"figure": "Figure S1"},
-        ),
+        **catalog_outputs("figS1"),
     log:
         logs("plot_figS1.log"),
     conda:

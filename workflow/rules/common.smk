@@ -9,6 +9,7 @@ from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
 from tensegrity_id.workflow.runsheet import BASELINE_METHODS, BENCH_TABLES
+from tensegrity_id.workflow.study_catalog import load_catalog
 
 # ------------------------------------------------------------------ paths
 # pypsa-eur's resources()/logs()/benchmarks() style: one place that knows
@@ -35,6 +36,28 @@ def path(kind, suffix="", **keys):
 def paths(kind, rows, suffix=""):
     """One path per run-sheet row."""
     return [path(kind, suffix, **row) for row in rows]
+
+
+# ---------------------------------------------------------- study catalog
+# Every output of the study described once (workflow/catalog.yaml): rule
+# all and localrules (Snakefile) and each artefact rule's outputs come from it.
+CATALOG = load_catalog("workflow/catalog.yaml")
+
+
+def catalog_outputs(artefact):
+    """An artefact rule's outputs by name, its report() entry on the one the catalog names."""
+    a = CATALOG[artefact]
+    out = a.paths()
+    if a.report:
+        r = a.report
+        out[r["output"]] = report(
+            out[r["output"]],
+            caption=f"../report/{r['caption']}",
+            category=r["category"],
+            subcategory=r["subcategory"],
+            labels=r.get("labels", {}),
+        )
+    return out
 
 
 def lib(script):
@@ -356,7 +379,7 @@ def scorecard_sources():
     """
     from tensegrity_id.report.scorecard import claim_files, load_claims
 
-    produced = {str(f) for f in rules.all.input}
+    produced = {f for files in TARGETS.values() for f in files}
     return [
         f
         for f in claim_files(load_claims(config["scorecard"]["claims"]))

@@ -8,14 +8,7 @@ rule plot_fig1:
         ),
         lib=lib("plot_fig1"),
     output:
-        pdf=path("figure", ".pdf", figure="fig1_structures"),
-        png=report(
-            path("figure", ".png", figure="fig1_structures"),
-            caption="../report/fig1.rst",
-            category="1 Structures",
-            subcategory="Figures",
-            labels={"figure": "Figure 1"},
-        ),
+        **catalog_outputs("fig1"),
     log:
         logs("plot_fig1.log"),
     conda:
@@ -33,14 +26,7 @@ rule plot_record:
         npz=path("record", ".npz"),
         lib=lib("plot_record"),
     output:
-        pdf=path("record_figure", ".pdf"),
-        png=report(
-            path("record_figure", ".png"),
-            caption="../report/record.rst",
-            category="2 Records and verification",
-            subcategory="Example records",
-            labels={"structure": "{structure}", "record": "{record}"},
-        ),
+        **catalog_outputs("record_figures"),
     log:
         logs("plot_record/{structure}/{record}.log"),
     conda:
@@ -58,14 +44,7 @@ rule plot_energy_balance:
         npz=path("record", ".npz"),
         lib=lib("plot_energy_balance"),
     output:
-        pdf=path("energy_figure", ".pdf"),
-        png=report(
-            path("energy_figure", ".png"),
-            caption="../report/figS4_energy.rst",
-            category="2 Records and verification",
-            subcategory="Figure S4: energy balance",
-            labels={"structure": "{structure}", "record": "{record}"},
-        ),
+        **catalog_outputs("energy_figures"),
     log:
         logs("plot_energy_balance/{structure}/{record}.log"),
     conda:
@@ -84,14 +63,7 @@ rule plot_fig3:
         seed_study=paths("seed_study", SHEET.studies["seed_study"]),
         lib=lib("plot_fig3"),
     output:
-        pdf=path("figure", ".pdf", figure="fig3_identifiability"),
-        png=report(
-            path("figure", ".png", figure="fig3_identifiability"),
-            caption="../report/fig3.rst",
-            category="3 Identifiability",
-            subcategory="Figures",
-            labels={"figure": "Figure 3"},
-        ),
+        **catalog_outputs("fig3"),
     log:
         logs("plot_fig3.log"),
     conda:
@@ -112,14 +84,7 @@ rule plot_fig4:
         histories=paths("pinn", SHEET.fig4, "_history.csv"),
         lib=lib("plot_fig4"),
     output:
-        pdf=path("figure", ".pdf", figure="fig4_identification"),
-        png=report(
-            path("figure", ".png", figure="fig4_identification"),
-            caption="../report/fig4.rst",
-            category="4 Identification",
-            subcategory="Figures",
-            labels={"figure": "Figure 4"},
-        ),
+        **catalog_outputs("fig4"),
     log:
         logs("plot_fig4.log"),
     conda:
@@ -137,14 +102,7 @@ rule plot_fig5:
         series=paths("pinn", SHEET.fig4, "_series.npz"),
         lib=lib("plot_fig5"),
     output:
-        pdf=path("figure", ".pdf", figure="fig5_resimulation"),
-        png=report(
-            path("figure", ".png", figure="fig5_resimulation"),
-            caption="../report/fig5.rst",
-            category="4 Identification",
-            subcategory="Figures",
-            labels={"figure": "Figure 5"},
-        ),
+        **catalog_outputs("fig5"),
     log:
         logs("plot_fig5.log"),
     conda:
@@ -177,14 +135,7 @@ rule plot_baselines:
         ),
         lib=lib("plot_baselines"),
     output:
-        pdf=path("figure", ".pdf", figure="baselines"),
-        png=report(
-            path("figure", ".png", figure="baselines"),
-            caption="../report/baselines.rst",
-            category="5 Baselines",
-            subcategory="Figures",
-            labels={"figure": "Baselines figure"},
-        ),
+        **catalog_outputs("baselines_figure"),
     log:
         logs("plot_baselines.log"),
     conda:
@@ -207,15 +158,7 @@ rule plot_fig6:
         published="resources/published/fig6.yaml",
         lib=lib("plot_fig6"),
     output:
-        pdf=path("figure", ".pdf", figure="fig6_prism_series"),
-        png=report(
-            path("figure", ".png", figure="fig6_prism_series"),
-            caption="../report/fig6.rst",
-            category="4 Identification",
-            subcategory="Figures",
-            labels={"figure": "Figure 6"},
-        ),
-        json=path("study_values", figure="fig6_prism_series"),
+        **catalog_outputs("fig6"),
     log:
         logs("plot_fig6.log"),
     conda:
@@ -239,15 +182,7 @@ rule plot_fig7:
         published="resources/published/fig7.yaml",
         lib=lib("plot_fig7"),
     output:
-        pdf=path("figure", ".pdf", figure="fig7_bridge"),
-        png=report(
-            path("figure", ".png", figure="fig7_bridge"),
-            caption="../report/fig7.rst",
-            category="4 Identification",
-            subcategory="Figures",
-            labels={"figure": "Figure 7"},
-        ),
-        json=path("study_values", figure="fig7_bridge"),
+        **catalog_outputs("fig7"),
     log:
         logs("plot_fig7.log"),
     conda:

@@ -8,7 +8,7 @@ rule compute_fisher:
         sensors=path("sensors"),
         lib=lib("compute_fisher"),
     output:
-        json=path("fisher"),
+        **catalog_outputs("fisher"),
     log:
         logs("compute_fisher/{structure}/{record}/{protocol}.log"),
     benchmark:
@@ -31,15 +31,7 @@ rule compute_prism_series:
         structure=path("structure"),
         lib=lib("compute_prism_series"),
     output:
-        json=path("series"),
-        pdf=path("series_figure", ".pdf"),
-        png=report(
-            path("series_figure", ".png"),
-            caption="../report/prism_series.rst",
-            category="3 Identifiability",
-            subcategory="Prestress series",
-            labels={"structure": "{structure}"},
-        ),
+        **catalog_outputs("series"),
     log:
         logs("compute_prism_series/{structure}.log"),
     conda:
@@ -62,7 +54,7 @@ rule compute_grouping:
         ),
         lib=lib("compute_grouping"),
     output:
-        json=path("grouping"),
+        **catalog_outputs("grouping"),
     log:
         logs("compute_grouping/{structure}.log"),
     conda:

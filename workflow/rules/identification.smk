@@ -8,7 +8,7 @@ rule fit_regression:
         record_json=path("record", ".json"),
         lib=lib("fit_regression"),
     output:
-        json=path("regression"),
+        **catalog_outputs("regression"),
     log:
         logs("fit_regression/{structure}/{record}/seed{seed}.log"),
     benchmark:
@@ -103,7 +103,7 @@ rule identify_baseline:
         sensors=path("sensors"),
         lib=lib("identify_baseline"),
     output:
-        json=path("baseline", ".json"),
+        **catalog_outputs("baselines"),
     log:
         logs(
             "identify_baseline/{method}/{structure}/{record}/{protocol}_seed{seed}.log"
@@ -137,7 +137,7 @@ rule lm_restarts:
         sensors=path("sensors"),
         lib=lib("identify_baseline"),
     output:
-        json=path("baseline", "_restarts.json", method="lm_shooting"),
+        **catalog_outputs("lm_restarts"),
     log:
         logs("lm_restarts/{structure}/{record}/{protocol}_seed{seed}.log"),
     benchmark:
@@ -170,7 +170,7 @@ rule lm_landscape:
         sensors=path("sensors"),
         lib=lib("scan_shooting_landscape"),
     output:
-        json=path("landscape"),
+        **catalog_outputs("landscapes"),
     log:
         logs("lm_landscape/{structure}/{record}/{protocol}.log"),
     benchmark:
@@ -194,15 +194,7 @@ rule springrod_example:
         published="resources/published/springrod_appendix_a.csv",
         lib=lib("springrod_example"),
     output:
-        json=path("springrod"),
-        csv=report(
-            path("table", ".csv", table="springrod"),
-            caption="../report/springrod.rst",
-            category="5 Baselines",
-            subcategory="Tables",
-            labels={"table": "Spring-rod example (seed 001)"},
-        ),
-        md=path("table", ".md", table="springrod"),
+        **catalog_outputs("springrod"),
     log:
         logs("springrod_example.log"),
     benchmark:
@@ -227,7 +219,7 @@ rule baseline_variants:
         sensors=path("sensors"),
         lib=lib("identify_baseline"),
     output:
-        json=path("baseline", "_variants_{study}.json"),
+        **catalog_outputs("baseline_variants"),
     log:
         logs(
             "baseline_variants/{method}/{study}/{structure}/{record}/{protocol}_seed{seed}.log"

@@ -9,9 +9,7 @@ rule import_measured_record:
         file=lambda w: measured(w)["file"],
         lib=lib("import_measured_record"),
     output:
-        npz=path("record", ".npz"),
-        json=path("record", ".json"),
-        sensors=path("sensors", protocol="measured"),
+        **catalog_outputs("measured_records"),
     log:
         logs("import_measured_record/{structure}/{record}.log"),
     wildcard_constraints:
@@ -62,15 +60,7 @@ rule make_measured_summary:
         results=measured_results,
         lib=lib("make_measured_summary"),
     output:
-        json=path("measured_summary", ".json"),
-        csv=report(
-            path("measured_summary", ".csv"),
-            caption="../report/measured_record.rst",
-            category="7 Measured data",
-            subcategory="Your own records",
-            labels={"structure": "{structure}", "record": "{record}"},
-        ),
-        md=path("measured_summary", ".md"),
+        **catalog_outputs("measured_summaries"),
     log:
         logs("make_measured_summary/{structure}/{record}.log"),
     wildcard_constraints:
@@ -93,15 +83,7 @@ rule identify_measured_peaks:
         file=lambda w: PEAKS[w.name]["file"],
         lib=lib("identify_measured_peaks"),
     output:
-        json=path("peaks", ".json"),
-        csv=report(
-            path("peaks", ".csv"),
-            caption="../report/peaks.rst",
-            category="7 Measured data",
-            subcategory="Peak lists",
-            labels={"structure": "{structure}", "name": "{name}"},
-        ),
-        md=path("peaks", ".md"),
+        **catalog_outputs("peaks"),
     log:
         logs("identify_measured_peaks/{structure}/{name}.log"),
     wildcard_constraints:

@@ -6,7 +6,7 @@ rule compute_threshold:
         structure=path("structure"),
         lib=lib("compute_threshold"),
     output:
-        json=path("threshold"),
+        **catalog_outputs("thresholds"),
     log:
         logs("compute_threshold/{structure}/{threshold}.log"),
     benchmark:
@@ -31,8 +31,7 @@ rule simulate_record:
         reference=record_reference,
         lib=lib("simulate_record"),
     output:
-        npz=path("record", ".npz"),
-        json=path("record", ".json"),
+        **catalog_outputs("records"),
     log:
         logs("simulate_record/{structure}/{record}.log"),
     benchmark:
@@ -58,7 +57,7 @@ rule make_sensor_data:
         record=path("record", ".npz"),
         lib=lib("make_sensor_data"),
     output:
-        npz=path("sensors"),
+        **catalog_outputs("sensors"),
     log:
         logs("make_sensor_data/{structure}/{record}/{protocol}.log"),
     wildcard_constraints:
@@ -80,7 +79,7 @@ rule compute_modal:
         structure=path("structure"),
         lib=lib("compute_modal"),
     output:
-        json=path("modal"),
+        **catalog_outputs("modal"),
     log:
         logs("compute_modal/{structure}.log"),
     conda:
@@ -99,7 +98,7 @@ rule crosscheck_quaternion:
         records=paths("record", SHEET.crosscheck, ".json"),
         lib=lib("crosscheck_quaternion"),
     output:
-        json=path("quaternion_crosscheck"),
+        **catalog_outputs("crosscheck"),
     log:
         logs("crosscheck_quaternion.log"),
     benchmark:

@@ -10,14 +10,7 @@ rule make_table1:
         published="resources/published/table1.csv",
         lib=lib("make_table1"),
     output:
-        csv=report(
-            path("table", ".csv", table="table1"),
-            caption="../report/table1.rst",
-            category="1 Structures",
-            subcategory="Tables",
-            labels={"table": "Table 1"},
-        ),
-        md=path("table", ".md", table="table1"),
+        **catalog_outputs("table1"),
     log:
         logs("make_table1.log"),
     conda:
@@ -43,14 +36,7 @@ rule make_tableS2:
         ),
         lib=lib("make_tableS2"),
     output:
-        csv=report(
-            path("table", ".csv", table="tableS2"),
-            caption="../report/tableS2.rst",
-            category="1 Structures",
-            subcategory="Tables",
-            labels={"table": "Table S2"},
-        ),
-        md=path("table", ".md", table="tableS2"),
+        **catalog_outputs("tableS2"),
     log:
         logs("make_tableS2.log"),
     conda:
@@ -72,15 +58,7 @@ rule make_scorecard:
         sources=scorecard_sources(),
         lib=lib("make_scorecard"),
     output:
-        csv=report(
-            path("table", ".csv", table="scorecard"),
-            caption="../report/scorecard.rst",
-            category="0 Reproduction scorecard",
-            subcategory="Scorecard",
-            labels={"table": "every claim of the seed"},
-        ),
-        md=path("table", ".md", table="scorecard"),
-        json=path("scorecard"),
+        **catalog_outputs("scorecard"),
     log:
         logs("make_scorecard.log"),
     conda:
@@ -98,14 +76,7 @@ rule plot_fig2:
         structure=path("structure", structure=config["fig2"]["structure"]),
         lib=lib("plot_fig2"),
     output:
-        pdf=path("figure", ".pdf", figure="fig2_network"),
-        png=report(
-            path("figure", ".png", figure="fig2_network"),
-            caption="../report/fig2.rst",
-            category="4 Identification",
-            subcategory="Figures",
-            labels={"figure": "Figure 2"},
-        ),
+        **catalog_outputs("fig2"),
     log:
         logs("plot_fig2.log"),
     conda:

@@ -13,7 +13,7 @@ rule compute_flexible_bar_convergence:
         ),
         lib=lib("compute_flexible_bar_convergence"),
     output:
-        json=path("flexible_bars"),
+        **catalog_outputs("flexible_bars"),
     log:
         logs("compute_flexible_bar_convergence.log"),
     conda:
@@ -34,7 +34,7 @@ rule compute_member_model_adequacy:
         records=paths("record", SHEET.member_model_records, ".npz"),
         lib=lib("compute_member_model_adequacy"),
     output:
-        json=path("member_model"),
+        **catalog_outputs("member_model"),
     log:
         logs("compute_member_model_adequacy.log"),
     conda:
@@ -70,7 +70,7 @@ rule compute_bar_stiffness_sensitivity:
         ),
         lib=lib("compute_bar_stiffness_sensitivity"),
     output:
-        json=path("bar_stiffness"),
+        **catalog_outputs("bar_stiffness"),
     log:
         logs("compute_bar_stiffness_sensitivity.log"),
     conda:
@@ -102,14 +102,7 @@ rule make_force_scale_table:
         lm=force_scale_lm(),
         lib=lib("make_force_scale_table"),
     output:
-        csv=report(
-            path("table", ".csv", table="force_scale"),
-            caption="../report/force_scale.rst",
-            category="6 Robustness",
-            subcategory="Tables",
-            labels={"table": "Uncalibrated force channel"},
-        ),
-        md=path("table", ".md", table="force_scale"),
+        **catalog_outputs("force_scale"),
     log:
         logs("make_force_scale_table.log"),
     conda:

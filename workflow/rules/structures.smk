@@ -6,7 +6,7 @@ rule generate_structure:
         lib=lib("generate_structure"),
         user_file=structure_file,
     output:
-        json=path("structure"),
+        **catalog_outputs("structures"),
     log:
         logs("generate_structure/{structure}.log"),
     benchmark:
@@ -27,7 +27,7 @@ rule compute_prism_feasibility:
     input:
         lib=lib("compute_prism_feasibility"),
     output:
-        json=path("prism_range"),
+        **catalog_outputs("prism_range"),
     log:
         logs("compute_prism_feasibility.log"),
     benchmark:

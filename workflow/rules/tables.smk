@@ -12,15 +12,7 @@ rule make_table_s3:
         published="resources/published/table_s3.csv",
         lib=lib("make_table_s3"),
     output:
-        csv=report(
-            path("table", ".csv", table="table_s3"),
-            caption="../report/table_s3.rst",
-            category="1 Structures",
-            subcategory="Tables",
-            labels={"table": "Table S3"},
-        ),
-        md=path("table", ".md", table="table_s3"),
-        totals=path("table_s3_totals"),
+        **catalog_outputs("table_s3"),
     log:
         logs("make_table_s3.log"),
     conda:
@@ -45,14 +37,7 @@ rule make_table2:
         ),
         lib=lib("make_table2"),
     output:
-        csv=report(
-            path("table", ".csv", table="table2"),
-            caption="../report/table2.rst",
-            category="2 Records and verification",
-            subcategory="Tables",
-            labels={"table": "Table 2"},
-        ),
-        md=path("table", ".md", table="table2"),
+        **catalog_outputs("table2"),
     log:
         logs("make_table2.log"),
     conda:
@@ -72,14 +57,7 @@ rule make_table5:
         runs=paths("pinn", SHEET.table5, ".json"),
         lib=lib("make_table5"),
     output:
-        csv=report(
-            path("table", ".csv", table="table5"),
-            caption="../report/table5.rst",
-            category="4 Identification",
-            subcategory="Tables",
-            labels={"table": "Table 5"},
-        ),
-        md=path("table", ".md", table="table5"),
+        **catalog_outputs("table5"),
     log:
         logs("make_table5.log"),
     conda:
@@ -97,14 +75,7 @@ rule make_pinn_summary:
         runs=paths("pinn", SHEET.pinn, ".json"),
         lib=lib("make_pinn_summary"),
     output:
-        csv=report(
-            path("table", ".csv", table="pinn_runs"),
-            caption="../report/pinn_runs.rst",
-            category="4 Identification",
-            subcategory="Tables",
-            labels={"table": "PINN runs"},
-        ),
-        md=path("table", ".md", table="pinn_runs"),
+        **catalog_outputs("pinn_summary"),
     log:
         logs("make_pinn_summary.log"),
     conda:
@@ -128,14 +99,7 @@ rule make_table6:
         published="resources/published/table6.csv",
         lib=lib("make_table6"),
     output:
-        csv=report(
-            path("table", ".csv", table="table6"),
-            caption="../report/table6.rst",
-            category="5 Baselines",
-            subcategory="Tables",
-            labels={"table": "Table 6"},
-        ),
-        md=path("table", ".md", table="table6"),
+        **catalog_outputs("table6"),
     log:
         logs("make_table6.log"),
     conda:
@@ -167,18 +131,7 @@ for _key, _table in BENCH_TABLES.items():
             published=f"resources/published/{_table}.csv",
             lib=lib("make_bench_table"),
         output:
-            csv=report(
-                path("table", ".csv", table=_table),
-                caption=f"../report/{_table}.rst",
-                category=(
-                    "4 Identification"
-                    if _table in ("table3", "table4")
-                    else "6 Robustness"
-                ),
-                subcategory="Tables",
-                labels={"table": _table.replace("table", "Table ")},
-            ),
-            md=path("table", ".md", table=_table),
+            **catalog_outputs(_table),
         log:
             logs(f"make_{_table}.log"),
         conda:
@@ -210,14 +163,7 @@ rule make_tableS5_baselines:
         baselines=paths("baseline", SHEET.table_s5_baselines, ".json"),
         lib=lib("make_tableS5_baselines"),
     output:
-        csv=report(
-            path("table", ".csv", table="tableS5_baselines"),
-            caption="../report/tableS5_baselines.rst",
-            category="6 Robustness",
-            subcategory="Tables",
-            labels={"table": "Table S5 companion: baselines"},
-        ),
-        md=path("table", ".md", table="tableS5_baselines"),
+        **catalog_outputs("tableS5_baselines"),
     log:
         logs("make_tableS5_baselines.log"),
     conda:
@@ -243,14 +189,7 @@ rule make_silent_failures:
         hybrid=paths("pinn_lm", SHEET.pinn_lm, ".json"),
         lib=lib("make_silent_failures"),
     output:
-        csv=report(
-            path("table", ".csv", table="silent_failures"),
-            caption="../report/silent_failures.rst",
-            category="4 Identification",
-            subcategory="Tables",
-            labels={"table": "Silent failures"},
-        ),
-        md=path("table", ".md", table="silent_failures"),
+        **catalog_outputs("silent_failures"),
     log:
         logs("make_silent_failures.log"),
     conda:
@@ -273,13 +212,7 @@ rule make_seed_study:
         published="resources/published/seed_study.yaml",
         lib=lib("make_seed_study"),
     output:
-        json=report(
-            path("seed_study"),
-            caption="../report/seed_study.rst",
-            category="4 Identification",
-            subcategory="Seed study",
-            labels={"row": "{row}"},
-        ),
+        **catalog_outputs("seed_study"),
     log:
         logs("make_seed_study/{row}.log"),
     conda:

@@ -16,7 +16,7 @@ rule identify_hexprism_modal:
         measured=HEXPRISM.get("measured", []),
         lib=lib("identify_hexprism_modal"),
     output:
-        json=path("hexprism_modal"),
+        **catalog_outputs("hexprism_modal"),
     log:
         logs("identify_hexprism_modal.log"),
     conda:
@@ -38,14 +38,7 @@ rule plot_fig8:
         modal=rules.identify_hexprism_modal.output.json,
         lib=lib("plot_fig8"),
     output:
-        pdf=path("figure", ".pdf", figure="fig8_hexprism"),
-        png=report(
-            path("figure", ".png", figure="fig8_hexprism"),
-            caption="../report/fig8.rst",
-            category="7 Measured data",
-            subcategory="Figures",
-            labels={"figure": "Figure 8"},
-        ),
+        **catalog_outputs("fig8"),
     log:
         logs("plot_fig8.log"),
     conda:
@@ -63,7 +56,7 @@ rule compute_simplex_model:
         measured=SIMPLEX.get("measured", []),
         lib=lib("compute_simplex_model"),
     output:
-        json=path("simplex_model"),
+        **catalog_outputs("simplex_model"),
     log:
         logs("compute_simplex_model.log"),
     conda:
@@ -110,15 +103,7 @@ rule make_table8:
         records=[SIMPLEX_RECORDS[k] for k in sorted(SIMPLEX_RECORDS)],
         lib=lib("make_table8"),
     output:
-        csv=report(
-            path("table", ".csv", table="table8"),
-            caption="../report/table8.rst",
-            category="7 Measured data",
-            subcategory="Tables",
-            labels={"table": "Table 8"},
-        ),
-        md=path("table", ".md", table="table8"),
-        json=path("simplex_prestress"),
+        **catalog_outputs("table8"),
     log:
         logs("make_table8.log"),
     conda:
@@ -139,7 +124,7 @@ rule compute_damping_limit:
         measured=SIMPLEX.get("measured", []),
         lib=lib("compute_damping_limit"),
     output:
-        json=path("damping_limit"),
+        **catalog_outputs("damping_limit"),
     log:
         logs("compute_damping_limit.log"),
     conda:
@@ -162,14 +147,7 @@ rule plot_fig10:
         strikes=rules.validate_simplex_extraction.output.npz,
         lib=lib("plot_fig10"),
     output:
-        pdf=path("figure", ".pdf", figure="fig10_simplex"),
-        png=report(
-            path("figure", ".png", figure="fig10_simplex"),
-            caption="../report/fig10.rst",
-            category="7 Measured data",
-            subcategory="Figures",
-            labels={"figure": "Figure 10"},
-        ),
+        **catalog_outputs("fig10"),
     log:
         logs("plot_fig10.log"),
     conda:
@@ -191,14 +169,7 @@ rule plot_fig11:
         prestress=rules.make_table8.output.json,
         lib=lib("plot_fig11"),
     output:
-        pdf=path("figure", ".pdf", figure="fig11_simplex_law"),
-        png=report(
-            path("figure", ".png", figure="fig11_simplex_law"),
-            caption="../report/fig11.rst",
-            category="7 Measured data",
-            subcategory="Figures",
-            labels={"figure": "Figure 11"},
-        ),
+        **catalog_outputs("fig11"),
     log:
         logs("plot_fig11.log"),
     conda:
@@ -216,14 +187,7 @@ rule make_table7:
         published=VALIDATION.get("leg", {}).get("published", []),
         lib=lib("make_table7"),
     output:
-        csv=report(
-            path("table", ".csv", table="table7"),
-            caption="../report/table7.rst",
-            category="7 Measured data",
-            subcategory="Tables",
-            labels={"table": "Table 7"},
-        ),
-        md=path("table", ".md", table="table7"),
+        **catalog_outputs("table7"),
     log:
         logs("make_table7.log"),
     conda:
@@ -247,14 +211,7 @@ rule make_measured_validation:
         rows="resources/published/measured_validation_rows.yaml",
         lib=lib("make_measured_validation"),
     output:
-        csv=report(
-            path("table", ".csv", table="measured_validation"),
-            caption="../report/measured_validation.rst",
-            category="7 Measured data",
-            subcategory="Tables",
-            labels={"table": "Measured validation"},
-        ),
-        md=path("table", ".md", table="measured_validation"),
+        **catalog_outputs("measured_validation"),
     log:
         logs("make_measured_validation.log"),
     conda:

@@ -37,6 +37,7 @@ import pandas as pd
 import yaml
 
 from ..data.runio import write_text
+from .study_catalog import load_catalog
 
 __all__ = [
     "parse_dry_run",
@@ -86,11 +87,9 @@ def parse_dry_run(text: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["rule", "local", "wildcards", "threads", "benchmark"])
 
 
-def localrules(snakefile="Snakefile") -> set[str]:
-    """Rule names of the ``localrules:`` block of a Snakefile (they run on the submitting host)."""
-    text = Path(snakefile).read_text()
-    m = re.search(r"^localrules:\s*\n((?:[ \t]+.*\n)+)", text, re.M)
-    return set(re.findall(r"\w+", m.group(1))) if m else set()
+def localrules(catalog="workflow/catalog.yaml") -> set[str]:
+    """The rules that run on the submitting host: ``all`` and the study catalog's local rules."""
+    return {"all", *load_catalog(catalog, check_captions=False).local_rules}
 
 
 def read_benchmarks(root) -> dict[str, float]:
