@@ -352,6 +352,20 @@ def force_scale_true():
 
 
 # ---------------------------------------------------------------- report
+def settings_run(structure, protocol=None):
+    """A physics-informed run of the base settings (no variant) on ``structure``
+    (and ``protocol``): Table S2 and Figure 2 state the settings it used.  Its
+    first seed's result; none where no such run is configured."""
+    rows = [
+        r
+        for r in SHEET.pinn
+        if r["structure"] == structure
+        and not r["variant"]
+        and (protocol is None or r["protocol"] == protocol)
+    ]
+    return [path("pinn", ".json", **rows[0])] if rows else []
+
+
 def study_config():
     """The config sections Table S2 reads (a changed value re-runs only it)."""
     keys = ("simulation", "structures", "build", "records", "protocols")

@@ -34,6 +34,7 @@ rule make_tableS2:
             if "hexprism" in SHEET.built
             else []
         ),
+        run=settings_run(config["table_s2"]["benchmark"]),
         lib=lib("make_tableS2"),
     output:
         **catalog_outputs("tableS2"),
@@ -74,6 +75,7 @@ rule make_scorecard:
 rule plot_fig2:
     input:
         structure=path("structure", structure=config["fig2"]["structure"]),
+        run=settings_run(config["fig2"]["structure"], config["fig2"]["protocol"]),
         lib=lib("plot_fig2"),
     output:
         **catalog_outputs("fig2"),
@@ -86,7 +88,7 @@ rule plot_fig2:
         runtime=5,
         mem_mb=500,
     params:
-        settings=PINN["settings"],
+        settings=PINN["settings"],  # where no run of the base settings is configured
         protocol=entry(
             "protocols", config["fig2"]["structure"], config["fig2"]["protocol"]
         ),

@@ -2,7 +2,9 @@
 
 Outputs ``results/tables/tableS2.{csv,md}``: columns ``group``,
 ``parameter``, ``value`` (with units) and ``source`` (the config key,
-structure file or library constant that sets it).
+structure file, library constant or the physics-informed run whose
+settings it states: the network and optimisation rows are read from the
+``options`` of a base-settings run's result where the config has one).
 """
 
 from tensegrity_id.data.runio import read_json, setup_log
@@ -10,11 +12,12 @@ from tensegrity_id.report.study_tables import table_s2
 from tensegrity_id.report.tables import write_table
 
 log = setup_log(snakemake.log[0])
-hexprism = snakemake.input.get("hexprism")
+hexprism, run = snakemake.input.get("hexprism"), snakemake.input.get("run")
 df = table_s2(
     snakemake.params.config,
     read_json(snakemake.input.benchmark),
     read_json(hexprism) if hexprism else None,
+    run=(run, read_json(run)["options"]) if run else None,
 )
 log.info("\n%s", df.to_string(index=False))
 write_table(

@@ -1,8 +1,10 @@
 """Figure 2: the network and residual as a computational graph (rule plot_fig2).
 
 Outputs ``results/figures/fig2_network.pdf`` and ``.png``: the schematic drawn
-from ``identify.pinn.settings`` and the sizes of one structure and protocol
-(free coordinates, bars, cables, sensor channels; record length in s).
+from the settings a physics-informed run of the base settings used (its
+result's ``options``; ``identify.pinn.settings`` where the config has no such
+run) and the sizes of one structure and protocol (free coordinates, bars,
+cables, sensor channels; record length in s).
 """
 
 from tensegrity_id import structure_from_report
@@ -20,5 +22,7 @@ sizes = {
     "n_channels": len(p.protocol["channels"]),
     "t_ref": float(p.t_end),
 }
-plot_fig2(p.settings, sizes, [snakemake.output.pdf, snakemake.output.png])
-log.info("Figure 2 for %s: %s", s.name, sizes)
+run = snakemake.input.get("run")
+settings = read_json(run)["options"] if run else p.settings
+plot_fig2(settings, sizes, [snakemake.output.pdf, snakemake.output.png])
+log.info("Figure 2 for %s: %s, settings of %s", s.name, sizes, run or "the config (no run)")

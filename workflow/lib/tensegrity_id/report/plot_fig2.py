@@ -1,6 +1,6 @@
 """Figure 2: the physics-informed network and its residual as a computational graph.
 
-Drawn from the settings that ran (``identify.pinn.settings``) and one
+Drawn from the settings a run used (its result's ``options``) and one
 structure's sizes (free coordinates, bars, cables, sensor channels), so the
 schematic always shows the network the study trains: scaled time, the
 Fourier features, the tanh trunk, the displacement head with the hard

@@ -89,7 +89,9 @@ def _fmt_list(values) -> str:
     return ", ".join(f"{v:g}" for v in values)
 
 
-def table_s2(config: dict, benchmark: dict, hexprism: dict | None = None) -> pd.DataFrame:
+def table_s2(
+    config: dict, benchmark: dict, hexprism: dict | None = None, *, run: tuple | None = None
+) -> pd.DataFrame:
     """Table S2: the parameters of the study as this configuration sets them.
 
     Parameters
@@ -100,11 +102,16 @@ def table_s2(config: dict, benchmark: dict, hexprism: dict | None = None) -> pd.
         The structure record of a synthetic benchmark (X1): member properties.
     hexprism : dict, optional
         The hexagonal prism's structure record.
+    run : (str, dict), optional
+        A physics-informed run of the base settings: its result file and the
+        ``options`` it used; the network and optimisation rows state those
+        (source: the file), else the config's ``identify.pinn.settings``.
     """
     geo = benchmark["structure"]
     sim = config["simulation"]
     pinn = config["identify"]["pinn"]
-    st = pinn["settings"]
+    st = pinn["settings"] if run is None else run[1]
+    src = "config identify.pinn.settings" if run is None else f"run {run[0]}"
     rows = []
 
     def add(group, parameter, value, source):
@@ -162,31 +169,31 @@ def table_s2(config: dict, benchmark: dict, hexprism: dict | None = None) -> pd.
         "data.sensors.intermittent_mask",
     )
     g = "Network"
-    add(g, "trunk", f"{st['depth']} layers x {st['width']} units, tanh", "config identify.pinn.settings")
+    add(g, "trunk", f"{st['depth']} layers x {st['width']} units, tanh", src)
     add(
         g,
         "input features",
         f"{st['n_fourier']} Fourier frequencies in scaled time",
-        "config identify.pinn.settings",
+        src,
     )
     add(g, "heads", "displacement, constraint multipliers", "identify.pinn")
     add(
         g,
         "hard initial condition",
         f"s(tau) = (1 - exp(-tau/{st['tau_ic']:g}))^2",
-        "config identify.pinn.settings",
+        src,
     )
-    add(g, "displacement scale", f"{st['disp_scale']:g} m", "config identify.pinn.settings")
-    add(g, "smoothing sharpness beta", f"{st['beta']:g}", "config identify.pinn.settings")
+    add(g, "displacement scale", f"{st['disp_scale']:g} m", src)
+    add(g, "smoothing sharpness beta", f"{st['beta']:g}", src)
     g = "Optimization"
     add(
         g,
         "learning rates",
         f"{st['lr_net']:g} network, {st['lr_params']:g} parameters",
-        "config identify.pinn.settings",
+        src,
     )
-    add(g, "loss", f"L_data + {st['w_eom']:g} L_EOM + {st['w_bar']:g} L_bar", "config identify.pinn.settings")
-    add(g, "collocation points", f"{st['n_colloc']} fresh points per step", "config identify.pinn.settings")
+    add(g, "loss", f"L_data + {st['w_eom']:g} L_EOM + {st['w_bar']:g} L_bar", src)
+    add(g, "collocation points", f"{st['n_colloc']} fresh points per step", src)
     steps = sorted({int(s) for r in pinn.get("runs", []) for s in r.get("steps", [])})
     add(g, "training length", f"{_fmt_list(steps)} steps", "config identify.pinn.runs")
     add(
