@@ -137,6 +137,7 @@ def test_3_the_shipped_records_pass_the_unit_screen_near_one():
 
 
 def test_3_an_assessment_of_a_fit_failure_says_it_is_one(x1):
+    from tensegrity_id.analysis.assessment import assess_identified
     from tensegrity_id.report.measured_summary import method_summary
 
     result = {
@@ -148,10 +149,11 @@ def test_3_an_assessment_of_a_fit_failure_says_it_is_one(x1):
         "held_out_excess_pct": 95.0,
     }
     screening = {"members": {f"sigma_{k}": "determinable" for k in range(x1.n_cables)}}
-    m = method_summary(x1, [result], screening)
+    assessment = assess_identified(x1, [result], screening)["methods"]["lm_shooting"]
+    m = method_summary([result], assessment)
     assert m["fit_failure"] is True
     good = {**result, "spurious_minimum": False, "held_out_excess_pct": 0.5}
-    assert method_summary(x1, [good], screening)["fit_failure"] is False
+    assert method_summary([good], assessment)["fit_failure"] is False
 
     from tensegrity_id.report.measured_summary import summary_table
 

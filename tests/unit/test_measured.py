@@ -192,6 +192,7 @@ def test_round_trip_csv_to_lm_identification_within_one_percent(x1, round_trip):
 
 
 def test_screening_and_summary_of_a_measured_record(x1, round_trip):
+    from tensegrity_id.analysis.assessment import assess_identified
     from tensegrity_id.analysis.local_fisher import screen_channels
     from tensegrity_id.report.measured_summary import measured_summary, summary_table
 
@@ -201,7 +202,10 @@ def test_screening_and_summary_of_a_measured_record(x1, round_trip):
     assert {screen["members"][f"sigma_{k}"] for k in (1, 2, 3)} == {"determinable"}
     second = {**round_trip["result"], "seed": 1}
     second["identified"] = {**second["identified"], "c": second["identified"]["c"] * 1.02}
-    summary = measured_summary(x1, round_trip["meta"], screen, [round_trip["result"], second])
+    results = [round_trip["result"], second]
+    summary = measured_summary(
+        x1, round_trip["meta"], screen, results, assess_identified(x1, results, screen)
+    )
     m = summary["methods"][0]
     assert m["seeds"] == [0, 1] and m["design_value_kept"] == [0]
     assert m["seed_scatter_relative"]["c"] == pytest.approx(0.02 / np.sqrt(2) / 1.01, rel=1e-6)

@@ -52,12 +52,37 @@ rule screen_measured_record:
         "../scripts/screen_measured_record.py"
 
 
+rule assess_measured_record:
+    input:
+        structure=path("structure"),
+        screening=path("measured_screening"),
+        results=measured_results,
+        lib=lib("assess_measured_record"),
+    output:
+        json=path("measured_assessment"),
+    log:
+        logs("assess_measured_record/{structure}/{record}.log"),
+    wildcard_constraints:
+        record=MEASURED_RE,
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=10,
+        mem_mb=1000,
+    params:
+        tol_rel=ASSESS.get("tol_rel", 1e-8),
+    script:
+        "../scripts/assess_measured_record.py"
+
+
 rule make_measured_summary:
     input:
         structure=path("structure"),
         record_json=path("record", ".json"),
         screening=path("measured_screening"),
         results=measured_results,
+        assessment=path("measured_assessment"),
         lib=lib("make_measured_summary"),
     output:
         **catalog_outputs("measured_summaries"),
@@ -69,10 +94,8 @@ rule make_measured_summary:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
+        runtime=5,
         mem_mb=1000,
-    params:
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
     script:
         "../scripts/make_measured_summary.py"
 

@@ -5,7 +5,7 @@ inversion, per method the identified values (N/m, N s/m; force factors where
 fitted) with their relative Cramér–Rao bounds at the identified parameters
 and the seed scatter, the re-simulation misfit (noise variances per sample),
 and the stability class, margin (N/m) and utilisations of the identified
-prestress (tensegrity_id.report.measured_summary).
+prestress from rule assess_measured_record (tensegrity_id.report.measured_summary).
 """
 
 from tensegrity_id import structure_from_report
@@ -14,11 +14,11 @@ from tensegrity_id.report.measured_summary import measured_summary, summary_tabl
 from tensegrity_id.report.tables import write_table
 
 log = setup_log(snakemake.log[0])
-inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
+inp, out, wc = snakemake.input, snakemake.output, snakemake.wildcards
 structure = structure_from_report(read_json(inp.structure))
 meta = read_json(inp.record_json)
 results = [read_json(p) for p in inp.results]
-summary = measured_summary(structure, meta, read_json(inp.screening), results, tol_rel=par.tol_rel)
+summary = measured_summary(structure, meta, read_json(inp.screening), results, read_json(inp.assessment))
 for m in summary["methods"]:
     log.info(
         "%s: sigma %s, c %.4g, chi2 %.3g, class %s, margin %.4g N/m",

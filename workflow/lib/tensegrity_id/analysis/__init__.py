@@ -34,6 +34,7 @@ _EXPORTS = {
     "error_propagation": "assessment",
     "steel_design": "assessment",
     "self_stress_family": "assessment",
+    "assess_identified": "assessment",
 }
 """Public name -> its module (imported on first access)."""
 

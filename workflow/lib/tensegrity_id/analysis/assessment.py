@@ -96,6 +96,7 @@ __all__ = [
     "error_propagation",
     "steel_design",
     "self_stress_family",
+    "assess_identified",
 ]
 
 
@@ -376,3 +377,43 @@ def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -
             )
         out["directions"].append({"cables": d[nb:].tolist(), "bars": d[:nb].tolist(), "scan": rows})
     return out
+
+
+def assess_identified(
+    structure: Structure, results: list[dict], screening: dict, *, tol_rel: float = 1e-8
+) -> dict:
+    """The assessment of a measured record's identified prestress, per method, and of the design.
+
+    Per method, its seeds pooled: the mean identified force densities, where
+    members the screening calls ``undeterminable`` (or left unidentified)
+    keep the structure's design value (``design_value_kept``, their
+    indices); the class, margin (N/m) and largest utilisations of that
+    prestress (:func:`assess`, rigid bars).  ``results`` are the
+    identification results of the record (any methods and seeds).
+    """
+    n = structure.n_cables
+    design_sigma = np.asarray(structure.sigma, float)
+    null = {m for m, s in screening["members"].items() if s == "undeterminable"}
+    by_method: dict[str, list] = {}
+    for r in results:
+        by_method.setdefault(r["method"], []).append(r)
+    methods = {}
+    for method, rs in by_method.items():
+        sig = np.array([[np.nan if v is None else v for v in r["identified"]["sigma"]] for r in rs], float)
+        mean = np.nanmean(sig, axis=0)
+        kept = [k for k in range(n) if f"sigma_{k}" in null or not np.isfinite(mean[k])]
+        used = np.array([design_sigma[k] if k in kept else mean[k] for k in range(n)])
+        a = assess(structure, used, bars="rigid", tol_rel=tol_rel)
+        methods[method] = {
+            "sigma_used": used.tolist(),
+            "design_value_kept": kept,
+            "class": a["class"],
+            "margin": a["lambda_min"],
+            "U_c_max": a["U_c_max"],
+            "U_b_max": a["U_b_max"],
+        }
+    design = assess(structure, None, bars="rigid", tol_rel=tol_rel)
+    return {
+        "design": {"sigma": design_sigma.tolist(), "class": design["class"], "margin": design["lambda_min"]},
+        "methods": methods,
+    }

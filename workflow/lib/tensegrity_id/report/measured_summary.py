@@ -11,8 +11,9 @@ records of ``results/identify/{method}/{structure}/{record}/measured_seed{s}.jso
   several seeds ran);
 * the re-simulation misfit in noise variances per sample (``chi2``, about 1
   at the noise floor) and the spurious-minimum flag;
-* the structural assessment of the identified prestress
-  (:func:`tensegrity_id.analysis.assess`): stability class, margin (smallest
+* the structural assessment of the identified prestress, computed by its
+  own rule (:func:`tensegrity_id.analysis.assessment.assess_identified`,
+  rule ``assess_measured_record``): stability class, margin (smallest
   eigenvalue of the reduced tangent stiffness, N/m), largest cable and bar
   utilisations.  Members the record cannot determine (screening
   ``undeterminable``) keep the structure's design value there, said in the
@@ -31,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..analysis.assessment import assess
 from ..identify.scoring import classify_outcome
 
 __all__ = ["method_summary", "measured_summary", "summary_table"]
@@ -41,22 +41,19 @@ def _cell_pct(v) -> str:
     return "" if v is None else f"{100 * v:.2g}"
 
 
-def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: float = 1e-8) -> dict:
-    """One method's seeds pooled: values, bounds, scatter, misfit and the assessment of its prestress."""
-    n = structure.n_cables
+def method_summary(results: list[dict], assessment: dict) -> dict:
+    """One method's seeds pooled: values, bounds, scatter, misfit, and its assessment (``assessment``
+    is the method's entry of :func:`tensegrity_id.analysis.assessment.assess_identified`)."""
     sig = np.array([[np.nan if v is None else v for v in r["identified"]["sigma"]] for r in results], float)
     c = np.array([r["identified"]["c"] for r in results], float)
-    null = {m for m, s in screening["members"].items() if s == "undeterminable"}
     mean = np.nanmean(sig, axis=0)
-    design = np.asarray(structure.sigma, float)
-    kept_design = [k for k in range(n) if f"sigma_{k}" in null or not np.isfinite(mean[k])]
-    used = np.array([design[k] if k in kept_design else mean[k] for k in range(n)])
+    kept_design = list(assessment["design_value_kept"])
     scatter = None
     if len(results) > 1:
         scatter = {
             **{
                 f"sigma_{k}": float(np.std(sig[:, k], ddof=1) / abs(mean[k]))
-                for k in range(n)
+                for k in range(len(mean))
                 if k not in kept_design
             },
             "c": float(np.std(c, ddof=1) / abs(c.mean())),
@@ -65,9 +62,8 @@ def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: 
     spurious = any(bool(r.get("spurious_minimum")) for r in results)
     excess = [r.get("held_out_excess_pct") for r in results if r.get("held_out_excess_pct") is not None]
     fit_failure = spurious or classify_outcome(None, max(excess, default=None), None) == "fit failure"
-    a = assess(structure, used, bars="rigid", tol_rel=tol_rel)
     fs = results[0]["identified"].get("force_scale")
-    out = {
+    return {
         "method": results[0]["method"],
         "seeds": [int(r["seed"]) for r in results],
         "sigma": [float(v) for v in mean],
@@ -84,25 +80,19 @@ def method_summary(structure, results: list[dict], screening: dict, *, tol_rel: 
         # the data are not fitted: the assessment below is of the fitted numbers, not of the structure
         "fit_failure": bool(fit_failure),
         "design_value_kept": kept_design,
-        "assessment": {
-            "sigma_used": used.tolist(),
-            "class": a["class"],
-            "margin": a["lambda_min"],
-            "U_c_max": a["U_c_max"],
-            "U_b_max": a["U_b_max"],
-        },
+        "assessment": {k: assessment[k] for k in ("sigma_used", "class", "margin", "U_c_max", "U_b_max")},
     }
-    return out
 
 
-def measured_summary(
-    structure, meta: dict, screening: dict, results: list[dict], *, tol_rel: float = 1e-8
-) -> dict:
-    """The record's summary: its source and noise, the screening, one block per method."""
+def measured_summary(structure, meta: dict, screening: dict, results: list[dict], assessment: dict) -> dict:
+    """The record's summary: its source and noise, the screening, one block per method.
+
+    ``assessment`` is :func:`tensegrity_id.analysis.assessment.assess_identified`
+    of the same results (its own rule: no computation here).
+    """
     by_method: dict[str, list] = {}
     for r in results:
         by_method.setdefault(r["method"], []).append(r)
-    design = assess(structure, None, bars="rigid", tol_rel=tol_rel)
     return {
         "structure": structure.name,
         "record": meta["record"],
@@ -116,12 +106,8 @@ def measured_summary(
             "condition": screening["condition_identifiable"],
             "structurally_invisible": screening.get("structurally_invisible", []),
         },
-        "design": {
-            "sigma": list(map(float, structure.sigma)),
-            "class": design["class"],
-            "margin": design["lambda_min"],
-        },
-        "methods": [method_summary(structure, rs, screening, tol_rel=tol_rel) for rs in by_method.values()],
+        "design": assessment["design"],
+        "methods": [method_summary(rs, assessment["methods"][m]) for m, rs in by_method.items()],
     }
 
 

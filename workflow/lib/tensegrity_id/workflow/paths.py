@@ -69,6 +69,7 @@ PATHS = {
     "damping_limit": "values/damping_limit.json",
     # a user's own records and peak lists: under measured/{structure}/, where no study output can collide
     "measured_screening": "measured/{structure}/{record}/screening.json",
+    "measured_assessment": "measured/{structure}/{record}/assessment.json",
     "measured_summary": "measured/{structure}/{record}/summary",
     "peaks": "measured/{structure}/peaks/{name}",
 }
