@@ -419,7 +419,7 @@ def score_result(
     wall_s : float
         The fit's wall time, s.
     method_name, n_hyperparameters, options
-        The method's registry name, hyperparameter count (the seed's Table 6
+        The method's registry name, hyperparameter count (the paper's Table 6
         definition) and options, copied into the record.
 
     Returns
