@@ -4,11 +4,10 @@
 import sys
 import warnings
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 from tensegrity_id.workflow.config_check import ConfigError, ConfigWarning, check_config
 from tensegrity_id.workflow.config_files import ConfigFileError, read_config_file
-from tensegrity_id.workflow.runsheet import RunSheet
 
 min_version("9.0")
 
@@ -23,20 +22,18 @@ except ConfigFileError as exc:
 configfile: "config/config.yaml"
 
 
-# A malformed config value, structure file or cross-reference stops here, in
-# one line, before any job is scheduled; Snakemake's validation then fills in
-# the defaults and the run sheet (every job as a row with named keys) is
-# built once for the rule files.
+# The config is validated once, here: a malformed value, structure file or
+# cross-reference stops the run in one line before any job is scheduled; the
+# schema's defaults are filled in and the run sheet (every job as a row with
+# named keys) is built once for the rule files.
 try:
     for extra_config in workflow.overwrite_configfiles:
         read_config_file(extra_config)
     with warnings.catch_warnings(record=True) as config_warnings:
         warnings.simplefilter("always", ConfigWarning)
-        check_config(config, "config/schema.yaml")
+        SHEET = check_config(config, "config/schema.yaml")
     for w in config_warnings:
         print(f"Warning: {w.message}", file=sys.stderr)
-    validate(config, "config/schema.yaml", set_default=True)
-    SHEET = RunSheet(config)
 except (ConfigError, ConfigFileError, ValueError) as exc:
     sys.exit(f"Error: {exc}")
 

@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 
 from ..mechanics.catalog import GENERATORS, build_geometry
@@ -66,8 +66,23 @@ def _message(err) -> str:
     return f"config field '{where}': {err.message}"
 
 
-def check_config(config: dict, schema) -> None:
-    """Raise :class:`ConfigError` on the first problem found in ``config``.
+def _set_defaults(validator, properties, instance, schema):
+    """The schema's ``properties`` keyword, filling in each absent property's ``default`` first
+    (as Snakemake's ``validate(..., set_default=True)`` does, so the config reaches the rules the same)."""
+    for name, sub in properties.items():
+        if "default" in sub and isinstance(instance, dict):
+            instance.setdefault(name, sub["default"])
+    yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
+
+
+_DefaultValidator = validators.extend(Draft202012Validator, {"properties": _set_defaults})
+"""The one validation of the config: the schema's checks, with its defaults filled in."""
+
+
+def check_config(config: dict, schema) -> RunSheet:
+    """Validate ``config`` once, fill in the schema's defaults, and return its run sheet.
+
+    Raises :class:`ConfigError` on the first problem found.
 
     Parameters
     ----------
@@ -78,13 +93,21 @@ def check_config(config: dict, schema) -> None:
         is removed from ``config`` here, before validation.
     schema : dict or path
         The JSON schema, or the path of its YAML file.
+
+    Returns
+    -------
+    RunSheet
+        The run sheet of the checked config.  The config is validated once
+        here (the Snakefile calls nothing else): the schema, with its
+        defaults filled into ``config`` in place, then the cross-references
+        no schema can express.
     """
     for recs in config.get("records", {}).values():
         for name in [r for r, spec in (recs or {}).items() if spec is None]:
             del recs[name]
     if not isinstance(schema, dict):
         schema = yaml.safe_load(Path(schema).read_text())
-    err = best_match(Draft202012Validator(schema).iter_errors(config))
+    err = best_match(_DefaultValidator(schema).iter_errors(config))
     if err is not None:
         raise ConfigError(_message(err))
     structures = config.get("structures", {})
@@ -124,7 +147,7 @@ def check_config(config: dict, schema) -> None:
     _check_measured(config)
     _check_peaks(config)
     try:
-        RunSheet(config)
+        sheet = RunSheet(config)
     except RunSheetError as exc:
         raise ConfigError(str(exc)) from None
     for list_key in ("table_s3", "fig1"):
@@ -134,6 +157,7 @@ def check_config(config: dict, schema) -> None:
                 raise ConfigError(
                     f"config field '{list_key}.structures[{k}]': '{name}' is not defined under 'structures'"
                 )
+    return sheet
 
 
 def _check_assessment(config: dict) -> None:
