@@ -363,7 +363,7 @@ def settings_run(structure, protocol=None):
         and not r["variant"]
         and (protocol is None or r["protocol"] == protocol)
     ]
-    return [path("pinn", ".json", **rows[0])] if rows else []
+    return path("pinn", ".json", **rows[0]) if rows else []
 
 
 def study_config():
