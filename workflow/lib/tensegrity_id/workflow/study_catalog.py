@@ -202,13 +202,14 @@ def outputs_markdown(catalog: Catalog) -> str:
         "do not edit by hand. Paths are under the working directory; `{braces}` are filled per row",
         "(structure, record, protocol, ...). A row's files are made only where the config asks for it.",
         "",
-        "| output | section of the paper | files | report category |",
-        "| --- | --- | --- | --- |",
+        "| output | section of the paper | files | config | report category |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for a in catalog:
         files = "<br>".join(f"`{p}`" for p in a.paths().values())
         cat = f"{a.report['category']} / {a.report['subcategory']}" if a.report else ""
-        lines.append(f"| {a.title} | {a.section} | {files} | {cat} |")
+        config = f"`{a.config}`" if a.config else ""
+        lines.append(f"| {a.title} | {a.section} | {files} | {config} | {cat} |")
     return "\n".join(lines) + "\n"
 
 
