@@ -37,6 +37,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=6000)
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--amplitude", type=float, default=10.0, help="N (40 gives the slack record)")
+    ap.add_argument("--fourier", default="geometric", help="Fourier frequency spacing (PINNSettings.fourier)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     seeds = [int(x) for x in args.seeds.split(",")]
@@ -45,7 +46,7 @@ def main() -> None:
     tr = PINNTrainer(
         s,
         noisy(rd, seeds),
-        PINNSettings(steps=args.steps, log_every=0, compile=True),
+        PINNSettings(steps=args.steps, log_every=0, compile=True, fourier=args.fourier),
         seeds=seeds,
         lambda0=s.bar_sigma,
     )
@@ -62,8 +63,14 @@ def main() -> None:
     wall = time.perf_counter() - t0
     print(f"{len(seeds)} seeds as one batch in {wall:.0f} s")
     write(
-        f"pinn_steps_{args.steps}",
-        {"steps": args.steps, "amplitude": args.amplitude, "runs": out, "wall_s": wall},
+        f"pinn_steps_{args.steps}" + ("" if args.fourier == "geometric" else f"_{args.fourier}"),
+        {
+            "steps": args.steps,
+            "amplitude": args.amplitude,
+            "fourier": args.fourier,
+            "runs": out,
+            "wall_s": wall,
+        },
     )
 
 
