@@ -448,3 +448,18 @@ def test_force_scale_trains_with_the_parameters(taut):
     # without the option the force is taken as recorded: no factor
     plain = get_method("pinn_smooth", steps=5, log_every=0).run(problem)
     assert "force_scale" not in plain["identified"] and "force_scale_pct" not in plain["errors"]
+
+
+def test_fourier_spacings_are_the_readings_of_the_paper():
+    from tensegrity_id.identify.pinn.net import fourier_frequencies
+
+    pi = np.pi
+    np.testing.assert_allclose(
+        fourier_frequencies(4, "geometric").numpy(), [pi, 2 * pi, 4 * pi, 8 * pi], rtol=1e-15
+    )
+    np.testing.assert_allclose(
+        fourier_frequencies(4, "linear").numpy(), [2 * pi, 4 * pi, 6 * pi, 8 * pi], rtol=1e-15
+    )
+    np.testing.assert_allclose(fourier_frequencies(3, "linear_pi").numpy(), [pi, 2 * pi, 3 * pi], rtol=1e-15)
+    with pytest.raises(ValueError, match="fourier"):
+        PINNSettings(fourier="cosine")

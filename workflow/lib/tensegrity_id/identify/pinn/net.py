@@ -55,12 +55,17 @@ __all__ = ["PINNNet", "fourier_features", "fourier_frequencies", "window", "deri
 
 
 def fourier_frequencies(n: int, spacing: str = "geometric", dtype=torch.float64):
-    """Angular frequencies per unit tau: geometric 2^j pi or linear 2 pi (j + 1), j < n."""
+    """Angular frequencies per unit tau, j < n: geometric ``2^j pi``, linear ``2 pi (j + 1)``
+    (whole periods of the record), or ``linear_pi`` ``pi (j + 1)`` (half periods: the sine
+    series of the record; the readings of the paper's "Fourier features" the specification study
+    compares)."""
     j = torch.arange(n, dtype=dtype)
     if spacing == "geometric":
         return math.pi * 2.0**j
     if spacing == "linear":
         return 2.0 * math.pi * (j + 1.0)
+    if spacing == "linear_pi":
+        return math.pi * (j + 1.0)
     raise ValueError(f"unknown Fourier spacing {spacing!r}")
 
 

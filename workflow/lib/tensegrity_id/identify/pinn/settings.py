@@ -17,6 +17,10 @@ TRAIN_SEED_TAG = 4_150_003
 """Mixed into training seeds: training streams never equal dataset or noise streams."""
 
 
+FOURIER_SPACINGS = ("geometric", "linear", "linear_pi")
+"""Fourier frequency spacings of the time features (``identify.pinn.net.fourier_frequencies``)."""
+
+
 @dataclass(frozen=True)
 class PINNSettings:
     """Hyperparameters of a physics-informed identification run (defaults: Table S2).
@@ -80,8 +84,8 @@ class PINNSettings:
             bad("event_fraction", f"must lie in [0, 1], got {self.event_fraction!r}")
         if self.EA0 is not None and not (isinstance(self.EA0, int | float) and self.EA0 > 0):
             bad("EA0", f"must be a positive number of newtons or null, got {self.EA0!r}")
-        if self.fourier not in ("geometric", "linear"):
-            bad("fourier", f"must be geometric or linear, got {self.fourier!r}")
+        if self.fourier not in FOURIER_SPACINGS:
+            bad("fourier", f"must be one of {', '.join(FOURIER_SPACINGS)}, got {self.fourier!r}")
         if self.t_ref is not None and not (isinstance(self.t_ref, int | float) and self.t_ref > 0):
             bad(
                 "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"
