@@ -291,6 +291,7 @@ def _check_measured(config: dict) -> None:
     from ..mechanics.catalog import build_structure
 
     structures = config.get("structures", {})
+    designs = {}
     for name, e in (config.get("measured") or {}).items():
         where = f"measured.{name}"
         st = e["structure"]
@@ -338,9 +339,11 @@ def _check_measured(config: dict) -> None:
                 "identified (the modal path takes its peaks instead: README 'Your own structure and record')"
             )
         try:
-            design = build_structure(st, structures[st])
+            if st not in designs:  # one form-finding per structure, whatever its number of records
+                designs[st] = build_structure(st, structures[st])
         except ValueError as exc:
             raise ConfigError(f"config field 'structures.{st}': {exc}") from None
+        design = designs[st]
         try:
             rec = read_record(e["file"], design, require_force=True)
             measured_record(design, rec, e, name=name)  # the import's screens, nothing written
