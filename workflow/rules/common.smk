@@ -41,7 +41,7 @@ def paths(kind, rows, suffix=""):
 # ---------------------------------------------------------- study catalog
 # Every output of the study described once (workflow/catalog.yaml): rule
 # all and localrules (Snakefile) and each artefact rule's outputs come from it.
-CATALOG = load_catalog("workflow/catalog.yaml")
+CATALOG = load_catalog()
 
 
 def catalog_outputs(artefact):

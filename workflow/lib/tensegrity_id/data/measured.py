@@ -134,8 +134,7 @@ def check_at_rest(
     acc = np.asarray(acc, float)
     dt = float(t[1] - t[0])
     n0 = max(2, int(round(window_s / dt)))
-    free = {int(c): i for i, c in enumerate(np.flatnonzero(structure.free_mask))}
-    cols = [free[int(c)] for c in channels]
+    cols = _free_index(structure, channels)
     pred = rest_accelerations(structure, np.asarray(f_ext, float)[:n0])[:, cols]
     gap = np.sqrt(np.mean((acc[:n0] - pred) ** 2, axis=0))
     rms = np.sqrt(np.mean(acc**2, axis=0))

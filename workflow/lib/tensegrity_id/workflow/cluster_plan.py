@@ -37,7 +37,7 @@ import pandas as pd
 import yaml
 
 from ..data.runio import write_text
-from .study_catalog import load_catalog
+from .study_catalog import CATALOG_FILE, load_catalog
 
 __all__ = [
     "parse_dry_run",
@@ -87,7 +87,7 @@ def parse_dry_run(text: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["rule", "local", "wildcards", "threads", "benchmark"])
 
 
-def localrules(catalog="workflow/catalog.yaml") -> set[str]:
+def localrules(catalog=CATALOG_FILE) -> set[str]:
     """The rules that run on the submitting host: ``all`` and the study catalog's local rules."""
     return {"all", *load_catalog(catalog, check_captions=False).local_rules}
 

@@ -10,7 +10,7 @@ it.  From the catalog are derived:
 * ``rule all`` (:meth:`Catalog.targets`) and ``localrules``
   (:attr:`Catalog.local_rules`) in the Snakefile;
 * each artefact rule's outputs and its ``report()`` entry
-  (:meth:`Catalog.outputs`, through ``catalog_outputs`` in the rule files);
+  (:meth:`Artefact.paths`, through ``catalog_outputs`` in the rule files);
 * ``docs/outputs.md`` (``python -m tensegrity_id.workflow.study_catalog``);
 * the owner of a results file (:meth:`Catalog.owner_of`), which the
   scorecard's test uses to check that every claim reads a file the workflow
@@ -90,10 +90,6 @@ class Catalog:
     def local_rules(self) -> list[str]:
         """Rules cheap enough for the submitting host (``localrules``), in catalog order."""
         return list(dict.fromkeys(a.rule for a in self if a.local))
-
-    def outputs(self, key: str) -> dict[str, str]:
-        """An artefact's output paths with wildcards, as its rule declares them."""
-        return self[key].paths()
 
     def targets(self, sheet: dict) -> dict[str, list[str]]:
         """What ``rule all`` asks for: per artefact in the study, its files (per row where it has rows).
