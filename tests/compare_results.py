@@ -3,6 +3,7 @@
 Usage::
 
     python tests/compare_results.py OLD NEW [--json REPORT] [--ignore-key KEY ...] [--no-default-ignores]
+                                   [--rename OLD=NEW ...]
 
 ``OLD`` and ``NEW`` are two ``results/`` folders (or two working directories that each hold a
 ``results/`` folder).  Both trees are walked; every file is classified by its extension and compared:
@@ -493,19 +494,37 @@ def compare_file(old: Path, new: Path, rel: str, ignored: tuple[str, ...]) -> Fi
     return FileResult(rel, kind, "different", detail)
 
 
-def compare_trees(old: Path, new: Path, ignored: tuple[str, ...] | list[str] = DEFAULT_IGNORED) -> Report:
-    """Compare every file of the two trees; the files only on one side are reported too."""
+def renamed(rel: str, renames: dict[str, str]) -> str:
+    """An OLD tree's path under the NEW tree's names: each ``old -> new`` substring replaced once."""
+    for a, b in renames.items():
+        rel = rel.replace(a, b)
+    return rel
+
+
+def compare_trees(
+    old: Path,
+    new: Path,
+    ignored: tuple[str, ...] | list[str] = DEFAULT_IGNORED,
+    renames: dict[str, str] | None = None,
+) -> Report:
+    """Compare every file of the two trees; the files only on one side are reported too.
+
+    ``renames`` maps a substring of OLD's paths to its NEW spelling (a renamed
+    output): the file is compared with its renamed counterpart and reported
+    under the NEW name.
+    """
     ignored = tuple(ignored)
     old, new = Path(old), Path(new)
-    files_old, files_new = walk(old), walk(new)
+    origin = {renamed(rel, renames or {}): rel for rel in walk(old)}
+    files_old, files_new = set(origin), walk(new)
     report = Report(old=str(old), new=str(new), ignored=list(ignored))
     for rel in sorted(files_old | files_new):
         if rel not in files_new:
-            report.files.append(FileResult(rel, file_type(rel), "only_old"))
+            report.files.append(FileResult(origin[rel], file_type(rel), "only_old"))
         elif rel not in files_old:
             report.files.append(FileResult(rel, file_type(rel), "only_new"))
         else:
-            report.files.append(compare_file(old / rel, new / rel, rel, ignored))
+            report.files.append(compare_file(old / origin[rel], new / rel, rel, ignored))
     return report
 
 
@@ -575,6 +594,14 @@ def build_parser() -> argparse.ArgumentParser:
         f"added to the defaults: {', '.join(DEFAULT_IGNORED)}",
     )
     parser.add_argument("--no-default-ignores", action="store_true", help="ignore only the --ignore-key keys")
+    parser.add_argument(
+        "--rename",
+        metavar="OLD=NEW",
+        action="append",
+        default=[],
+        help="a renamed output: OLD's paths containing OLD are compared with NEW's paths with NEW there "
+        "(e.g. table_s3=tableS3); repeatable",
+    )
     return parser
 
 
@@ -586,7 +613,10 @@ def main(argv: list[str] | None = None) -> int:
         if not root.is_dir():
             parser.error(f"not a directory: {root}")
     ignored = ([] if args.no_default_ignores else list(DEFAULT_IGNORED)) + args.ignore_key
-    report = compare_trees(args.old, args.new, tuple(dict.fromkeys(ignored)))
+    if any("=" not in r for r in args.rename):
+        parser.error("--rename takes OLD=NEW")
+    renames = dict(r.split("=", 1) for r in args.rename)
+    report = compare_trees(args.old, args.new, tuple(dict.fromkeys(ignored)), renames)
     print(format_report(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

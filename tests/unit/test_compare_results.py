@@ -252,3 +252,15 @@ def test_usage_error_exit_2(tmp_path):
     with pytest.raises(SystemExit) as exc:
         cr.main([str(tmp_path / "nope"), str(tmp_path)])
     assert exc.value.code == 2
+
+
+def test_a_renamed_output_is_compared_with_its_new_name(trees, capsys):
+    old, new = trees
+    (new / "values" / "fit.json").rename(new / "values" / "fitS.json")
+    assert cr.main([str(old), str(new)]) == 1
+    assert cr.main([str(old), str(new), "--rename", "fit.json=fitS.json"]) == 0
+    _edit_json(new / "values" / "fitS.json", lambda d: d.update(structure="x2"))
+    report = cr.compare_trees(old, new, renames={"fit.json": "fitS.json"})
+    assert [r.path for r in _only(report, "different")] == ["values/fitS.json"]
+    with pytest.raises(SystemExit):
+        cr.main([str(old), str(new), "--rename", "fit.json"])
