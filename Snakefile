@@ -65,60 +65,25 @@ include: "workflow/rules/figures.smk"
 report: "workflow/report/workflow.rst"
 
 
-# The run sheet's rows and scope flags, by the names the study catalog's
-# entries use (workflow/catalog.yaml): `rule all` and `localrules` follow.
-STUDY_ROWS = {
-    "structures": [{"structure": s} for s in STRUCTURES],
-    "records": SHEET.records,
-    "thresholds": SHEET.thresholds,
-    "sensors": SHEET.sensors,
-    "modal": [{"structure": s} for s in SHEET.modal],
-    "figure_records": SHEET.figure_records,
-    "energy_records": SHEET.energy_records,
-    "fisher": SHEET.fisher,
-    "series": [{"structure": s} for s in SHEET.series],
-    "grouping": SHEET.grouping,
-    "pinn": SHEET.pinn,
-    "pinn_groups": SHEET.pinn_groups,
-    "seed_study": SHEET.studies["seed_study"],
-    "baselines": SHEET.baselines,
-    # the regression, the restarts and the variants run once, as seed 0
-    "regression": [{**r, "seed": 0} for r in SHEET.regression],
-    "restarts": [{**r, "seed": 0} for r in SHEET.restarts],
-    "baseline_studies": [{**r, "seed": 0} for r in SHEET.baseline_studies],
-    "landscape": SHEET.landscape,
-    "measured": SHEET.measured,
-    "peaks": [{"name": n, "structure": e["structure"]} for n, e in PEAKS.items()],
-    "assess_scan": [{"structure": s} for s in SHEET.assess_scan],
-    "assess_records": SHEET.assess_records,
-    "assess_steel": [{"structure": s} for s in SHEET.assess_steel],
-    "table1": SHEET.table1,
-    "crosscheck": SHEET.crosscheck,
-    "crosscheck_extra": SHEET.crosscheck_extra,
-    "fig2": config["fig2"]["structure"] in SHEET.built,
-    "fig3": SHEET.fig3,
-    "fig4": SHEET.fig4,
-    **{f"bench_{key}": SHEET.bench_tables[key] for key in BENCH_TABLES},
-    "silent_rows": SHEET.silent_rows,
-    "table5": SHEET.table5,
-    "fig6": SHEET.studies["fig6"],
-    "fig7": SHEET.studies["fig7"],
-    "table6": SHEET.table6_on,
-    "springrod": bool(config.get("springrod")),
-    "table_s5_baselines": SHEET.table_s5_baselines,
-    "force_scale": bool(SHEET.studies["force_scale"] or force_scale_lm()),
-    "flexible_bars": bool(config["robustness"].get("flexible_bars")),
-    "bar_stiffness": bool(config["robustness"].get("bar_stiffness")),
-    "member_model": SHEET.member_model,
-    "hexprism": bool(HEXPRISM),
-    "simplex": bool(SIMPLEX),
-    "hexprism_and_simplex": bool(HEXPRISM and SIMPLEX),
-    "leg": bool(VALIDATION.get("leg")),
-    "figS1": SHEET.figS1,
-    "table9_pinn": SHEET.table9_pinn,
-    "table9_baselines": SHEET.table9_baselines,
-}
-TARGETS = CATALOG.targets(STUDY_ROWS)
+# `rule all` and `localrules` follow the study catalog (workflow/catalog.yaml):
+# each entry's rows (or scope) are named by the run sheet's jobs and the
+# studies' rows (SHEET.rows, tensegrity_id.workflow.study_rows).
+TARGETS = CATALOG.targets(
+    {
+        **ROWS,
+        "records": SHEET.records,
+        "thresholds": SHEET.thresholds,
+        "sensors": SHEET.sensors,
+        "pinn": SHEET.pinn,
+        "pinn_groups": SHEET.pinn_groups,
+        "baselines": SHEET.baselines,
+        # the regression, the restarts and the variants run once, as seed 0
+        **{
+            k: [{**r, "seed": 0} for r in ROWS[k]]
+            for k in ("regression", "restarts", "baseline_studies")
+        },
+    }
+)
 
 # Cheap rules run on the submitting host under a cluster executor.
 workflow.localrules("all", *CATALOG.local_rules)

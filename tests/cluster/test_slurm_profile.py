@@ -119,7 +119,7 @@ def test_jobs_went_through_slurm(cluster_run):
         assert str(wd) in log
         assert "--executor slurm-jobstep" in Path(log).read_text()  # written by the job inside SLURM
     # table and figure rules ran locally, not on the cluster
-    assert not {"make_table_s3", "plot_fig1", "all"} & set(jobs.values())
+    assert not {"make_tableS3", "plot_fig1", "all"} & set(jobs.values())
 
 
 def test_forced_failure_is_reported_and_only_it_and_its_dependents_rerun(cluster_run):

@@ -55,7 +55,7 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert [round(v, 1) for v in sig] == [25.0, 52.2, 25.0, 25.0]
     cable = next(m for m in rep["members"] if m["kind"] == "cable")
     assert {"kind", "nodes", "L_ref", "EA", "c", "sigma", "K", "L0"} <= set(cable)
-    df = pd.read_csv(workdir / "results/tables/table_s3.csv")
+    df = pd.read_csv(workdir / "results/tables/tableS3.csv")
     assert list(df.columns)[:6] == ["structure", "free", "members", "rank_A", "s", "m"]
     t3 = df.set_index("structure").loc["t3_prism"]
     assert t3.tolist()[:6] == [9, 12, 8, 4, 1, "6/9"]
@@ -80,7 +80,7 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert len(a["rigid"]["eigenvalues_Kt"]) == 6 and min(a["rigid"]["eigenvalues_KG"]) > -1e-9
     t9 = pd.read_csv(workdir / "results/tables/table9.csv")
     assert t9["method"].tolist() == ["pinn_smooth", "ukf"] and (t9["margin_err_pct"] >= 0).all()
-    assert (workdir / "results/tables/table_s3.md").read_text().startswith("# Table S3")
+    assert (workdir / "results/tables/tableS3.md").read_text().startswith("# Table S3")
     for ext in ("pdf", "png"):
         assert (workdir / f"results/figures/fig1_structures.{ext}").stat().st_size > 10_000
     rng = json.loads((workdir / "results/values/prism_twist_range.json").read_text())
@@ -325,7 +325,7 @@ def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
 
-TABLES = {"make_table_s3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
+TABLES = {"make_tableS3", "make_table2", "make_table5", "make_table6", "make_table9", "make_pinn_summary"}
 TABLES |= {
     "make_table3",
     "make_silent_failures",
@@ -355,7 +355,7 @@ BASELINES |= {"make_table6", "make_table9", "make_tableS5_baselines"}
 BASELINES |= {"make_measured_summary", "make_force_scale_table"}  # LM on the measured record, LM variants
 BASELINES |= {"assess_measured_record"}  # the assessment of the measured record's identified prestress
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
-ASSESSMENT |= {"make_table9", "make_table_s3", "plot_figS1", "plot_figS2", "plot_figS3"}
+ASSESSMENT |= {"make_table9", "make_tableS3", "plot_figS1", "plot_figS2", "plot_figS3"}
 ASSESSMENT |= {"make_measured_summary", "identify_measured_peaks", "assess_measured_record"}
 SENSORS = {"make_sensor_data", "compute_fisher", "identify_pinn", "fit_regression", "assess_record"}
 SENSORS |= BASELINES | PINN_DOWNSTREAM | {"lm_landscape", "plot_fig3", "plot_figS3"}
@@ -416,7 +416,7 @@ def test_editing_one_module_reruns_exactly_its_dependents(workdir, module, expec
 def test_a_pinn_settings_variant_is_a_row_with_its_own_path(workdir):
     extra = workdir / "variant.yaml"
     row = "{structure: x1, record: taut_1pt, protocol: top_node, treatment: smooth, steps: 300"
-    extra.write_text(f"figures:\n  fig4:\n    - {row}}}\n    - {row}, settings: {{w_bar: 20}}}}\n")
+    extra.write_text(f"studies:\n  fig4:\n    - {row}}}\n    - {row}, settings: {{w_bar: 20}}}}\n")
     out = run(workdir, "-n", "--configfile", "config/test.yaml", str(extra)).stdout
     assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300_wbar20.json" in out
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
@@ -456,7 +456,7 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
     assert (
         jobs.get("simulate_record") == 2 and jobs.get("compute_threshold") == 1
     )  # its model-form one dropped
-    assert "make_table_s3" not in jobs and jobs.get("compute_modal") == 1
+    assert "make_tableS3" not in jobs and jobs.get("compute_modal") == 1
     # the test config's Fisher case is on x1; Figure 6's stand-in level row is prism45's own
     assert jobs.get("compute_fisher") == 1 and jobs.get("plot_fig6") == 1
 
@@ -465,16 +465,16 @@ def test_changing_one_sigma_min_reruns_only_that_chain(workdir):
     "config_text, field",
     [
         ("structures:\n  x1:\n    prestress: {sigma_min: -5}\n", "structures.x1.prestress.sigma_min"),
-        ("prism_feasibility: {step_deg: 0}\n", "prism_feasibility.step_deg"),
+        ("studies:\n  prism_feasibility: {step_deg: 0}\n", "studies.prism_feasibility.step_deg"),
         ("identify:\n  baselines:\n    methods:\n      ukf: {alpa: 1.0}\n", "identify.baselines.methods.ukf"),
-        ("table6: {records: {taut: nope}}\n", "table6.records.taut"),
+        ("studies:\n  table6: {records: {taut: nope}}\n", "studies.table6.records.taut"),
         ("unknown_top_key: 3\n", "unknown_top_key"),
         ("identify:\n  pinn:\n    settings: {widht: 64}\n", "identify.pinn.settings.widht"),
-        ("figures:\n  fig4: [[x1, taut_1pt, top_node, smooth, 300, 0]]\n", "figures.fig4[0]"),
+        ("studies:\n  fig4: [[x1, taut_1pt, top_node, smooth, 300, 0]]\n", "studies.fig4[0]"),
         # a record file that does not fit its structure (node 3 x is free, node 0 is pinned)
         (
-            "measured:\n  bad_rec: {file: bad_record.csv, structure: x1}\n",
-            "measured.bad_rec.file",
+            "measured:\n  records:\n    bad_rec: {file: bad_record.csv, structure: x1}\n",
+            "measured.records.bad_rec.file",
         ),
     ],
 )

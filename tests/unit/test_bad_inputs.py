@@ -37,11 +37,10 @@ def example() -> pd.DataFrame:
 
 
 def _config(measured: dict | None = None, **top) -> dict:
-    """The default config with the example's structure and the given measured entries."""
+    """The default config with the example's structure and the given measured records (no peak lists)."""
     cfg = yaml.safe_load((REPO / "config/config.yaml").read_text())
     update_config(cfg, yaml.safe_load((REPO / "config/example_measured.yaml").read_text()))
-    cfg["measured"] = measured if measured is not None else {}
-    cfg.pop("measured_peaks", None)
+    cfg["measured"] = {"records": measured if measured is not None else {}, "peaks": {}}
     cfg.update(top)
     return cfg
 
@@ -81,11 +80,17 @@ def test_1_a_gzip_file_named_csv_and_a_latin1_line_are_named_not_utf8(example, t
     raw = example.to_csv(index=False).encode()
     gz = tmp_path / "rec.csv"
     gz.write_bytes(gzip.compress(raw))
-    refused(_config(_entry(gz)), "measured.rec.file", r"rec\.csv: not a UTF-8 text file \(a gzip archive\)")
+    refused(
+        _config(_entry(gz)),
+        "measured.records.rec.file",
+        r"rec\.csv: not a UTF-8 text file \(a gzip archive\)",
+    )
     latin = tmp_path / "latin.csv"
     latin.write_bytes("# essai à Grenoble\n".encode("latin-1") + raw)
     refused(
-        _config(_entry(latin)), "measured.rec.file", r"latin\.csv: not a UTF-8 text file \(line 1: byte 0xe0"
+        _config(_entry(latin)),
+        "measured.records.rec.file",
+        r"latin\.csv: not a UTF-8 text file \(line 1: byte 0xe0",
     )
     # compressed under its own name, it is read
     ok = tmp_path / "rec2.csv.gz"
@@ -120,7 +125,7 @@ def test_3_unit_slips_are_named_at_start_up(example, tmp_path, slip, text):
     else:
         df.loc[300, "force:1:y"] = 1e12
     path = _csv(df, tmp_path / f"{slip}.csv")
-    refused(_config(_entry(path)), "measured.rec.file", text, folder=tmp_path)
+    refused(_config(_entry(path)), "measured.records.rec.file", text, folder=tmp_path)
 
 
 def test_3_the_shipped_records_pass_the_unit_screen_near_one():
@@ -173,7 +178,7 @@ def test_4_a_value_beyond_any_measurement_is_named_by_row_and_column(example, tm
     path = _csv(df, tmp_path / "huge.csv", prefix="# two comment lines\n# before the header\n")
     refused(
         _config(_entry(path)),
-        "measured.rec.file",
+        "measured.records.rec.file",
         r"huge\.csv: row 304, column 'force:1:y': 1e\+300 is beyond any measured value",
         folder=tmp_path,
     )
@@ -184,14 +189,14 @@ def test_5_a_dead_channel_and_a_zero_noise_estimate_are_refused_naming_the_chann
     df["acc:3:x"] = 0.0
     refused(
         _config(_entry(_csv(df, tmp_path / "dead.csv"))),
-        "measured.rec.file",
+        "measured.records.rec.file",
         r"column 'acc:3:x' holds one value \(0\) throughout: a dead channel",
     )
     q = example.copy()
     q["acc:3:x"] = np.round(q["acc:3:x"], 0)  # quantised to 1 m/s^2: its fourth difference is mostly 0
     refused(
         _config(_entry(_csv(q, tmp_path / "quantised.csv"))),
-        "measured.rec.noise",
+        "measured.records.rec.noise",
         r"noise of channel 'acc:3:x' estimates to 0 .* noise: \{acc:3:x:",
     )
 
@@ -200,13 +205,13 @@ def test_6_a_record_in_motion_and_one_without_accelerations_are_found_at_start_u
     late = example[example["time"] >= 1.0]  # starts in the middle of the shaking
     refused(
         _config(_entry(_csv(late, tmp_path / "late.csv"))),
-        "measured.rec.file",
+        "measured.records.rec.file",
         r"does not start at rest in the prestressed equilibrium",
     )
     no_acc = example[["time", "force:1:y"]]
     refused(
         _config(_entry(_csv(no_acc, tmp_path / "noacc.csv"))),
-        "measured.rec.file",
+        "measured.records.rec.file",
         r"no 'acc:\{node\}:\{axis\}' column",
     )
 
@@ -217,18 +222,20 @@ def test_7_columns_are_named_as_the_file_writes_them(example, tmp_path):
     df.loc[10, "acc:1:0"] = "n/a"
     refused(
         _config(_entry(_csv(df, tmp_path / "numeric_axes.csv"))),
-        "measured.rec.file",
+        "measured.records.rec.file",
         r"row 12, column 'acc:1:0': 'n/a' is not a finite number",
     )
     dead = example.rename(columns={"acc:3:x": "acc:3:0"})
     dead["acc:3:0"] = 0.0
     refused(
-        _config(_entry(_csv(dead, tmp_path / "dead0.csv"))), "measured.rec.file", r"column 'acc:3:0' holds"
+        _config(_entry(_csv(dead, tmp_path / "dead0.csv"))),
+        "measured.records.rec.file",
+        r"column 'acc:3:0' holds",
     )
     ok = _csv(example.rename(columns={"acc:3:x": "acc:3:0"}), tmp_path / "ok.csv")
     refused(
         _config(_entry(ok, noise={"acc:9:0": 0.1})),
-        "measured.rec.noise.acc:9:0",
+        "measured.records.rec.noise.acc:9:0",
         r"acc:1:x, acc:1:y, acc:3:0",
     )
     check_config(_config(_entry(ok, noise={"acc:3:0": 0.05})), REPO / "config/schema.yaml")
@@ -267,12 +274,12 @@ def test_8_a_truncated_uff_file_is_said_to_be_truncated(example, tmp_path, keep)
     raw = whole.read_bytes()
     cut = tmp_path / "cut.uff"
     cut.write_bytes(raw[: int(keep * len(raw))])
-    refused(_config(_entry(cut)), "measured.rec.file", r"cut\.uff: .*truncated")
+    refused(_config(_entry(cut)), "measured.records.rec.file", r"cut\.uff: .*truncated")
 
 
 def test_8_a_csv_named_unv_is_not_a_uff_file(example, tmp_path):
     path = _csv(example, tmp_path / "rec.unv")
-    refused(_config(_entry(path)), "measured.rec.file", r"rec\.unv: not a UFF file")
+    refused(_config(_entry(path)), "measured.records.rec.file", r"rec\.unv: not a UFF file")
 
 
 # --------------------------------------------------------------------------- config
@@ -295,10 +302,12 @@ def test_9_a_measured_record_may_share_a_simulated_records_name_on_another_struc
             {
                 "build": ["x1", "my_frame"],
                 "measured": {
-                    "taut_1pt": {
-                        "file": "resources/records/x1_shaker_simulated.csv",
-                        "structure": "my_frame",
-                        "methods": ["lm_shooting"],
+                    "records": {
+                        "taut_1pt": {
+                            "file": "resources/records/x1_shaker_simulated.csv",
+                            "structure": "my_frame",
+                            "methods": ["lm_shooting"],
+                        }
                     }
                 },
             }
@@ -342,7 +351,9 @@ def test_12_an_empty_seed_list_is_refused():
 
 def test_13_a_measured_entry_of_an_unbuilt_structure_is_said(tmp_path):
     cfg = _config({"rec": {"file": str(EXAMPLE), "structure": "x1"}})
-    with pytest.warns(ConfigWarning, match=r"config field 'measured\.rec': structure 'x1' is not in 'build'"):
+    with pytest.warns(
+        ConfigWarning, match=r"config field 'measured\.records\.rec': structure 'x1' is not in 'build'"
+    ):
         check_config(cfg, REPO / "config/schema.yaml")
 
 
@@ -381,7 +392,7 @@ def test_11_14_the_snakefile_reads_config_files_strictly(tmp_path, copy_workflow
 def test_15_lm_starts_are_typed(tmp_path):
     refused(
         _config(_entry(EXAMPLE, starts=[["a", 10.0]])),
-        "measured.rec.starts[0][0]",
+        "measured.records.rec.starts[0][0]",
         r"'a' is not of type 'number'",
     )
 
@@ -389,7 +400,7 @@ def test_15_lm_starts_are_typed(tmp_path):
 def test_16_an_at_rest_window_longer_than_the_record_blames_the_setting():
     refused(
         _config(_entry(EXAMPLE, at_rest={"window_s": 100.0})),
-        "measured.rec.at_rest.window_s",
+        "measured.records.rec.at_rest.window_s",
         r"100 s is more than half of the record",
     )
 
@@ -426,12 +437,16 @@ def test_18_a_massless_bar_is_refused_at_load(tmp_path):
 def test_22_no_file_content_is_echoed(tmp_path):
     secret = tmp_path / "not_a_record.csv"
     secret.write_text("root:S3CR3T-HASH:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n")
-    msg = refused(_config(_entry(secret)), "measured.rec.file", r"the first row is not a record header")
+    msg = refused(
+        _config(_entry(secret)), "measured.records.rec.file", r"the first row is not a record header"
+    )
     assert "S3CR3T" not in msg and "daemon" not in msg
 
 
 def test_23_a_file_name_with_braces_is_refused(example, tmp_path):
     path = _csv(example, tmp_path / "rec_{date}.csv")
     refused(
-        _config(_entry(path)), "measured.rec.file", r"contains a brace, which Snakemake reads as a wildcard"
+        _config(_entry(path)),
+        "measured.records.rec.file",
+        r"contains a brace, which Snakemake reads as a wildcard",
     )

@@ -193,9 +193,11 @@ def _config(x1_spec, **extra):
     return {
         "structures": {"x1": x1_spec},
         "build": ["x1"],
-        "records": {"x1": {"taut_1pt": {**SPEC, "amplitude": 10.0}}},
-        "protocols": {"x1": {"top_node": {"channels": [[1, 0], [1, 1]]}}},
-        **extra,
+        "records": {
+            "suite": {"x1": {"taut_1pt": {**SPEC, "amplitude": 10.0}}},
+            "protocols": {"x1": {"top_node": {"channels": [[1, 0], [1, 1]]}}},
+        },
+        "studies": extra,
     }
 
 
@@ -210,16 +212,17 @@ def test_run_sheet_expands_bench_tables_and_the_hybrid_rows(x1_spec):
     }
     cfg = _config(x1_spec, table3={"seeds": [0, 1], "rows": [row]}, silent_failures={"table": "table3"})
     sheet = RunSheet(cfg)
-    (t3,) = sheet.bench_tables["table3"]
+    rows = sheet.rows
+    (t3,) = rows["bench_table3"]
     assert [r["seed"] for r in t3["runs"]] == [0, 1] and t3["forcing"] == "1-pt" and t3["steps"] == 300
-    assert len(sheet.pinn_lm) == 2 and sheet.silent_rows[0]["runs"] == [0, 1]
-    assert all(r in sheet.pinn for r in sheet.pinn_lm) and sheet.bench_tables["table4"] == []
+    assert len(rows["pinn_lm"]) == 2 and rows["silent_rows"][0]["runs"] == [0, 1]
+    assert all(r in sheet.pinn for r in rows["pinn_lm"]) and rows["bench_table4"] == []
     bad = copy.deepcopy(cfg)
-    bad["table3"]["rows"][0]["protocol"] = "all"
-    with pytest.raises(RunSheetError, match="protocol 'all' is not defined under 'protocols.x1'"):
+    bad["studies"]["table3"]["rows"][0]["protocol"] = "all"
+    with pytest.raises(RunSheetError, match="protocol 'all' is not defined under 'records.protocols.x1'"):
         RunSheet(bad)
-    bad["table3"]["rows"][0].update(protocol="top_node", steps=None)
-    del bad["table3"]["rows"][0]["steps"]
+    bad["studies"]["table3"]["rows"][0].update(protocol="top_node", steps=None)
+    del bad["studies"]["table3"]["rows"][0]["steps"]
     with pytest.raises(RunSheetError, match="give 'steps'"):
         RunSheet(bad)
 

@@ -69,5 +69,5 @@ def test_seed_labels_count_their_seeds():
 
 def test_localrules_are_read_from_the_study_catalog(repo):
     local = localrules(repo / "workflow/catalog.yaml")
-    assert {"all", "make_table_s3", "plot_figS3", "make_table9"} <= local
+    assert {"all", "make_tableS3", "plot_figS3", "make_table9"} <= local
     assert "identify_pinn" not in local

@@ -403,17 +403,21 @@ def _config_with(repo, measured):
 
     cfg = yaml.safe_load((repo / "config/config.yaml").read_text())
     update_config(cfg, yaml.safe_load((repo / "config/example_measured.yaml").read_text()))
-    cfg["measured"] = measured
+    cfg["measured"]["records"] = measured  # the example's records replaced, its peak list kept
     return cfg
 
 
 @pytest.mark.parametrize(
     "entry, field, text",
     [
-        ({"file": "nope.csv"}, "measured.rec.file", "no such record file"),
-        ({"structure": "x9"}, "measured.rec.structure", "not defined under 'structures'"),
-        ({"methods": ["lm_shooting", "ukf"], "force_scale": "fit"}, "measured.rec.force_scale", "remove ukf"),
-        ({"t_start": 2.0, "t_end": 1.0}, "measured.rec.t_end", "not after t_start"),
+        ({"file": "nope.csv"}, "measured.records.rec.file", "no such record file"),
+        ({"structure": "x9"}, "measured.records.rec.structure", "not defined under 'structures'"),
+        (
+            {"methods": ["lm_shooting", "ukf"], "force_scale": "fit"},
+            "measured.records.rec.force_scale",
+            "remove ukf",
+        ),
+        ({"t_start": 2.0, "t_end": 1.0}, "measured.records.rec.t_end", "not after t_start"),
     ],
 )
 def test_bad_measured_entries_name_the_field(repo, entry, field, text):
@@ -445,8 +449,11 @@ def test_a_measured_name_may_not_shadow_a_simulated_record(repo):
         repo, {"taut_1pt": {"file": "resources/records/x1_shaker_simulated.csv", "structure": "x1"}}
     )
     cfg["build"] = ["x1", "my_frame"]
-    with pytest.raises(ConfigError, match="also a simulated record"):
+    with pytest.raises(ConfigError, match="also a simulated record") as err:
         check_config(cfg, repo / "config/schema.yaml")
+    msg = str(err.value)
+    assert msg.startswith("config field 'measured.records.taut_1pt'"), msg
+    assert "'records.suite.x1'" in msg, msg
 
 
 def test_the_shipped_example_files_are_what_their_generator_writes(repo, tmp_path, monkeypatch):

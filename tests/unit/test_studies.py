@@ -146,12 +146,12 @@ def test_bridge_summary_counts_cables_within_five_percent_and_marks_silent_chann
 # -------------------------------------------------------------- config
 def test_study_rows_join_the_pinn_sheet_and_merge_seed_groups(default_config):
     sheet = RunSheet(default_config)
-    fig6 = sheet.studies["fig6"]
+    fig6 = sheet.rows["bench_fig6"]
     assert [r["row"] for r in fig6] == ["l1", "l5", "l15", "l1_12k", "l1_25k"]
     assert [r.get("level") for r in fig6[:3]] == [1.0, 5.0, 15.0] and fig6[3]["label"] == "repeat"
     assert [len(r["runs"]) for r in fig6] == [1, 1, 1, 2, 2] and fig6[4]["runs"][0]["steps"] == 25000
     assert all(run in sheet.pinn for row in fig6 for run in row["runs"])
-    (ss,) = sheet.studies["seed_study"]
+    (ss,) = sheet.rows["bench_seed_study"]
     assert [r["seed"] for r in ss["runs"]] == [0, 1, 2, 3]
     groups = {
         (g["structure"], g["record"], g["protocol"], g["steps"]): g["seeds"]
@@ -161,22 +161,22 @@ def test_study_rows_join_the_pinn_sheet_and_merge_seed_groups(default_config):
     # Table 3's (and Tables S5-S6's) seed 0 is in the seed-study batch
     assert groups[("x1", "taut_1pt", "top_node", 12000)] == [0, 1, 2, 3]
     assert groups[("prism30_zg", "series_l1", "four", 12000)] == [0, 1]
-    assert [r["record"] for r in sheet.studies["fig7"]] == ["taut_4pt", "slack_4pt"]
+    assert [r["record"] for r in sheet.rows["bench_fig7"]] == ["taut_4pt", "slack_4pt"]
 
 
 @pytest.mark.parametrize(
     "patch, message",
     [
         (
-            {"records": {"prism30_zg": {"series_l5": {"amplitude_of": "nope"}}}},
-            "'records.prism30_zg.series_l5.amplitude_of': 'nope' is not another record of 'prism30_zg'",
+            {"records": {"suite": {"prism30_zg": {"series_l5": {"amplitude_of": "nope"}}}}},
+            "'records.suite.prism30_zg.series_l5.amplitude_of': 'nope' is not another record of 'prism30_zg'",
         ),
         (
-            {"records": {"prism30_zg": {"series_l5": {"amplitude_factor": 0.5}}}},
+            {"records": {"suite": {"prism30_zg": {"series_l5": {"amplitude_factor": 0.5}}}}},
             "'amplitude_of' takes the amplitude of record 'series_l1'; remove 'amplitude_factor'",
         ),
         (
-            {"records": {"prism30_zg": {"series_l5": {"amplitude_of": "series_l15"}}}},
+            {"records": {"suite": {"prism30_zg": {"series_l5": {"amplitude_of": "series_l15"}}}}},
             "record 'series_l15' must have its own amplitude and the same forcing ('harmonic')",
         ),
     ],

@@ -124,32 +124,27 @@ def test_package_inits_import_nothing_eagerly(repo):
 # --------------------------------------------------------------- run sheet
 def test_default_run_sheet_counts(default_config):
     sheet = RunSheet(default_config)
-    assert len(sheet.records) == 51 and len(sheet.fisher) == 12 and len(sheet.structures) == 18
+    rows = sheet.rows
+    assert len(sheet.records) == 51 and len(rows["fisher"]) == 12 and len(sheet.structures) == 18
     # + the prism series (6 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
     # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
     # Table S1's 6 weight variants (the paper config's 12) and Table S4's 4 (two noise levels, EA
     # jointly on two records)
-    assert len(sheet.pinn) == 59 and len(sheet.table5) == 6
+    assert len(sheet.pinn) == 59 and len(rows["table5"]) == 6
     # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
-    assert {t: len(v) for t, v in sheet.bench_tables.items()} == {
-        "table3": 12,
-        "table4": 6,
-        "table_s1": 9,
-        "table_s4": 6,
-        "table_s5": 12,
-        "table_s6": 6,
-    }
+    tables = ("table3", "table4", "tableS1", "tableS4", "tableS5", "tableS6")
+    assert [len(rows[f"bench_{t}"]) for t in tables] == [12, 6, 9, 6, 12, 6]
     # LM and UKF on Table S5's 12 rows, four of them Table 6's (X1 taut and slack, matched)
-    assert len(sheet.table_s5_baselines) == 24 and len(sheet.baselines) == 6 + 24 - 4
-    assert {r["method"] for r in sheet.table_s5_baselines} == {"lm_shooting", "ukf"}
-    assert len(sheet.pinn_lm) == 13 and len(sheet.silent_rows) == 13
+    assert len(rows["tableS5_baselines"]) == 24 and len(sheet.baselines) == 6 + 24 - 4
+    assert {r["method"] for r in rows["tableS5_baselines"]} == {"lm_shooting", "ukf"}
+    assert len(rows["pinn_lm"]) == 13 and len(rows["silent_rows"]) == 13
     assert {tuple(r) for r in sheet.pinn} == {
         ("structure", "record", "protocol", "treatment", "steps", "seed", "variant", "settings")
     }
     assert sheet.pinn_records("x1", "taut_pool") == ["taut_p6", "taut_1pt", "taut_p14"]
-    assert sheet.table6_on and len(sheet.table6_baselines) == 6 and len(sheet.table6_regression) == 2
+    assert rows["table6"] and len(rows["table6_baselines"]) == 6 and len(rows["table6_regression"]) == 2
     # the quaternion cross-check: six class-1 suite records and the free-floating impulse
-    assert len(sheet.crosscheck) == 6 and list(sheet.crosscheck_extra) == ["hexprism_impulse"]
+    assert len(rows["crosscheck"]) == 6 and list(rows["crosscheck_extra"]) == ["hexprism_impulse"]
     assert [r["structure"] for r in sheet.crosscheck_structures()] == [
         "x1",
         "prism45",
@@ -160,21 +155,25 @@ def test_default_run_sheet_counts(default_config):
 
 def test_test_config_scope_drops_unbuilt_structures(repo):
     cfg = merged(repo, "test")
-    check_config(cfg, repo / "config/schema.yaml")  # drops the null (slow model-form) record entries
-    sheet = RunSheet(cfg)
+    sheet = RunSheet(cfg)  # records.omit leaves out the slow model-form records
+    check_config(cfg, repo / "config/schema.yaml")  # and removes them from the suite, once checked
+    assert "taut_1pt_elastic" not in cfg["records"]["suite"]["x1"] and RunSheet(cfg).records == sheet.records
+    rows = sheet.rows
     assert sheet.built == ["x1", "prism45", "t3_prism"]
     assert {r["structure"] for r in sheet.records} == {"x1", "prism45"}
     kept = {r["record"] for r in sheet.records if r["structure"] == "x1"}  # model-form and impulse dropped
     assert kept == {"taut_1pt", "slack_1pt", "taut_p6", "taut_p14", "taut_1pt_mass"}
-    assert sheet.grouping == [] and [r["structure"] for r in sheet.assess_records] == ["prism45"]
-    assert {r["structure"] for r in sheet.crosscheck} == {"x1", "prism45"} and sheet.crosscheck_extra == {}
+    assert rows["grouping"] == [] and [r["structure"] for r in rows["assess_records"]] == ["prism45"]
+    assert {r["structure"] for r in rows["crosscheck"]} == {"x1", "prism45"} and rows[
+        "crosscheck_extra"
+    ] == {}
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
     # Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor),
     # Table S1's w_b = 10 and Table S4's joint EA run
-    assert len(sheet.pinn) == 18 and len(sheet.pinn_lm) == 1
+    assert len(sheet.pinn) == 18 and len(rows["pinn_lm"]) == 1
     # Table S5's companion: LM and UKF on its two rows (the matched one shared with the baselines)
-    assert [(r["row"], r["method"]) for r in sheet.table_s5_baselines] == [
+    assert [(r["row"], r["method"]) for r in rows["tableS5_baselines"]] == [
         ("taut_matched", "lm_shooting"),
         ("taut_matched", "ukf"),
         ("taut_mass", "lm_shooting"),
@@ -208,32 +207,42 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
     "patch, field, text",
     [
         (
-            {"table5": {"cases": [{"structure": "x1", "record": "slak_1pt", "protocol": "top_node"}]}},
-            "table5.cases[0]",
+            {
+                "studies": {
+                    "table5": {"cases": [{"structure": "x1", "record": "slak_1pt", "protocol": "top_node"}]}
+                }
+            },
+            "studies.table5.cases[0]",
             "record 'slak_1pt'",
         ),
         (
-            {"fisher": {"cases": [{"structure": "x1", "record": "taut_1pt", "protocol": "nosuch"}]}},
-            "fisher.cases[0]",
+            {
+                "analysis": {
+                    "fisher": {"cases": [{"structure": "x1", "record": "taut_1pt", "protocol": "nosuch"}]}
+                }
+            },
+            "analysis.fisher.cases[0]",
             "protocol 'nosuch'",
         ),
         (
-            {"figures": {"fig3": [{"structure": "x1", "record": "slack_1pt", "protocol": "single"}]}},
-            "figures.fig3[0]",
-            "not among 'fisher.cases'",
+            {"studies": {"fig3": [{"structure": "x1", "record": "slack_1pt", "protocol": "single"}]}},
+            "studies.fig3[0]",
+            "not among 'analysis.fisher.cases'",
         ),
         (
             {
-                "table9": {
-                    "baselines": [{"method": "ukf", "structure": "nope", "record": "a", "protocol": "b"}]
+                "studies": {
+                    "table9": {
+                        "baselines": [{"method": "ukf", "structure": "nope", "record": "a", "protocol": "b"}]
+                    }
                 }
             },
-            "table9.baselines[0]",
+            "studies.table9.baselines[0]",
             "structure 'nope'",
         ),
         (
-            {"quaternion_crosscheck": {"records": [{"structure": "x1", "record": "slak_1pt"}]}},
-            "quaternion_crosscheck.records[0]",
+            {"studies": {"crosscheck": {"records": [{"structure": "x1", "record": "slak_1pt"}]}}},
+            "studies.crosscheck.records[0]",
             "record 'slak_1pt'",
         ),
     ],
@@ -258,7 +267,7 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
         "treatment": "smooth",
         "steps": 12000,
     }
-    cfg["figures"]["fig4"] += [
+    cfg["studies"]["fig4"] += [
         {**row, "settings": {"w_bar": 10}},
         {**row, "settings": {"width": 128}, "variant": "wide"},
     ]
@@ -273,8 +282,8 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"
     )
-    assert result_path("pinn", ".json", **sheet.fig4[0]).endswith("_steps25000.json")
-    cfg["figures"]["fig4"].append({**row, "settings": {"width": 32}, "variant": "wide"})
+    assert result_path("pinn", ".json", **sheet.rows["fig4"][0]).endswith("_steps25000.json")
+    cfg["studies"]["fig4"].append({**row, "settings": {"width": 32}, "variant": "wide"})
     with pytest.raises(RunSheetError, match="variant 'wide' is already defined"):
         RunSheet(cfg)
 
@@ -308,8 +317,8 @@ def test_paths_fill_given_keys_and_keep_the_rest_as_wildcards():
             "config field 'identify.pinn.settings.steps': unknown key",
         ),
         (
-            {"figures": {"fig4": [["x1", "taut_1pt", "top_node", "smooth", 10, 0]]}},
-            "config field 'figures.fig4[0]'",
+            {"studies": {"fig4": [["x1", "taut_1pt", "top_node", "smooth", 10, 0]]}},
+            "config field 'studies.fig4[0]'",
         ),
     ],
 )
@@ -345,4 +354,4 @@ def test_config_readme_is_current(repo):
 
     text = (repo / "config/README.md").read_text()
     assert text == config_readme(repo), "run: python -m tensegrity_id.workflow.config_doc"
-    assert "## `quaternion_crosscheck`" in text and "- paper:" in text
+    assert "### `studies.crosscheck`" in text and "- paper:" in text

@@ -88,9 +88,9 @@ rule assess_steel_design:
 
 rule plot_figS3:
     input:
-        scans=paths("assess_scan", [{"structure": s} for s in SHEET.assess_scan]),
-        records=paths("assess_record", SHEET.assess_records),
-        steel=paths("assess_steel", [{"structure": s} for s in SHEET.assess_steel]),
+        scans=paths("assess_scan", ROWS["assess_scan"]),
+        records=paths("assess_record", ROWS["assess_records"]),
+        steel=paths("assess_steel", ROWS["assess_steel"]),
         lib=lib("plot_figS3"),
     output:
         **catalog_outputs("figS3"),
@@ -108,14 +108,15 @@ rule plot_figS3:
 
 rule make_table9:
     input:
-        results=paths("pinn", SHEET.table9_pinn, ".json")
-        + paths("baseline", SHEET.table9_baselines, ".json"),
+        results=paths("pinn", ROWS["table9_pinn"], ".json")
+        + paths("baseline", ROWS["table9_baselines"], ".json"),
         structures=paths(
             "structure",
             [
                 {"structure": s}
                 for s in dict.fromkeys(
-                    r["structure"] for r in SHEET.table9_pinn + SHEET.table9_baselines
+                    r["structure"]
+                    for r in ROWS["table9_pinn"] + ROWS["table9_baselines"]
                 )
             ],
         ),
@@ -136,9 +137,7 @@ rule make_table9:
 
 rule plot_figS2:
     input:
-        assess=paths(
-            "assess", [{"structure": s} for s in config["table_s3"]["structures"]]
-        ),
+        assess=paths("assess", [{"structure": s} for s in ROWS["tableS3"]]),
         lib=lib("plot_figS2"),
     output:
         **catalog_outputs("figS2"),
@@ -156,8 +155,8 @@ rule plot_figS2:
 
 rule plot_figS1:
     input:
-        structures=paths("structure", [{"structure": s} for s in SHEET.figS1]),
-        assess=paths("assess", [{"structure": s} for s in SHEET.figS1]),
+        structures=paths("structure", [{"structure": s} for s in ROWS["figS1"]]),
+        assess=paths("assess", [{"structure": s} for s in ROWS["figS1"]]),
         lib=lib("plot_figS1"),
     output:
         **catalog_outputs("figS1"),

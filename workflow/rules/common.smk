@@ -8,7 +8,8 @@ from snakemake.exceptions import WorkflowError
 from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
-from tensegrity_id.workflow.runsheet import BASELINE_METHODS, BENCH_TABLES
+from tensegrity_id.workflow.runsheet import BASELINE_METHODS
+from tensegrity_id.workflow.study_rows import BENCH_TABLE_RULES
 from tensegrity_id.workflow.study_catalog import load_catalog
 
 # ------------------------------------------------------------------ paths
@@ -68,16 +69,23 @@ def lib(script):
 
 # -------------------------------------------------------------- run sheet
 # Every job as a row with named keys, validated once (Snakefile: SHEET).
+# Each study's rows by the catalog's names (tensegrity_id.workflow.study_rows).
 STRUCTURES = SHEET.structures
+ROWS = SHEET.rows
+STUDIES = config["studies"]
+SIM = config["records"]["simulation"]
 PINN = config.get("identify", {}).get("pinn", {})
 BASELINES = config.get("identify", {}).get("baselines", {})
 ASSESS = config.get("assessment", {})
-TABLE6 = config.get("table6", {})
+TABLE6 = STUDIES.get("table6") or {}
 
 
 def entry(section, *keys):
-    """A config entry, or a clear error naming the unknown structure or entry."""
-    node, where = config.get(section, {}), section
+    """A config entry (``section`` dotted, e.g. ``records.suite``), or a clear
+    error naming the unknown structure or entry."""
+    node, where = config, section
+    for key in section.split("."):
+        node = node.get(key, {})
     for key in keys:
         if key not in node:
             known = ", ".join(sorted(node)) or "none"
@@ -102,10 +110,10 @@ def structure_file(wildcards):
 
 def study_row(study, row):
     """The row ``row`` of an identification study (seed_study, fig6, fig7)."""
-    for r in SHEET.studies[study]:
+    for r in ROWS[f"bench_{study}"]:
         if r["row"] == row:
             return r
-    known = ", ".join(r["row"] for r in SHEET.studies[study]) or "none"
+    known = ", ".join(r["row"] for r in ROWS[f"bench_{study}"]) or "none"
     raise WorkflowError(f"no row '{row}' in the {study} config (known: {known})")
 
 
@@ -113,24 +121,24 @@ def study_params(study):
     """A study's rows for its script: labels and keys, and how many runs each row has."""
     return [
         {k: v for k, v in row.items() if k != "runs"} | {"n_runs": len(row["runs"])}
-        for row in SHEET.studies[study]
+        for row in ROWS[f"bench_{study}"]
     ]
 
 
 def study_runs(study):
     return paths(
-        "pinn", [run for row in SHEET.studies[study] for run in row["runs"]], ".json"
+        "pinn", [run for row in ROWS[f"bench_{study}"] for run in row["runs"]], ".json"
     )
 
 
 def study_structure(study):
-    rows = SHEET.studies[study]
+    rows = ROWS[f"bench_{study}"]
     return path("structure", structure=rows[0]["structure"]) if rows else []
 
 
 def record_threshold(wildcards):
     """The threshold a record's amplitude refers to, if any."""
-    spec = entry("records", wildcards.structure, wildcards.record)
+    spec = entry("records.suite", wildcards.structure, wildcards.record)
     if "threshold" not in spec:
         return []
     return [
@@ -140,7 +148,7 @@ def record_threshold(wildcards):
 
 def record_reference(wildcards):
     """The record whose amplitude a record takes (``amplitude_of``), if any."""
-    spec = entry("records", wildcards.structure, wildcards.record)
+    spec = entry("records.suite", wildcards.structure, wildcards.record)
     if "amplitude_of" not in spec:
         return []
     return [
@@ -157,7 +165,7 @@ def noise_seed(wildcards):
     """The noise seed of a sensor protocol (a measured record's noise is its own: 0)."""
     if getattr(wildcards, "protocol", "measured") == "measured":
         return 0
-    return entry("protocols", wildcards.structure, wildcards.protocol).get(
+    return entry("records.protocols", wildcards.structure, wildcards.protocol).get(
         "noise_seed", 0
     )
 
@@ -167,7 +175,9 @@ def true_force_scale(wildcards):
     protocol = getattr(wildcards, "protocol", "measured")
     if protocol == "measured":
         return None
-    f = entry("protocols", wildcards.structure, protocol).get("true_force_scale", 1.0)
+    f = entry("records.protocols", wildcards.structure, protocol).get(
+        "true_force_scale", 1.0
+    )
     return None if f == 1.0 else f
 
 
@@ -252,7 +262,7 @@ def problem_options(section):
         return dict(
             **({"true_force_scale": f} if f is not None else {}),
             noise_seed=noise_seed(wildcards),
-            sim=config["simulation"],
+            sim=SIM,
             outcome_rule=config["identify"]["outcome"],
             sigma0=section.get("sigma0", SIGMA0),
             c0=section.get("c0", C0),
@@ -267,7 +277,7 @@ def labels(rows, *keys):
 
 
 # ------------------------------------------------------- measured records
-# Your own records (config measured, measured_peaks; workflow/rules/measured.smk).
+# Your own records (config measured.records, measured.peaks; workflow/rules/measured.smk).
 # A record name is per structure: a measured record (config 'measured',
 # workflow/rules/measured.smk) may share its name with a simulated record of
 # another structure.  The record wildcard follows its structure's folder in
@@ -313,22 +323,17 @@ def measured_results(wildcards):
 
 
 PEAKS = {  # peak lists of built structures (the others are out of scope)
-    n: e
-    for n, e in (config.get("measured_peaks") or {}).items()
-    if e["structure"] in SHEET.built
+    row["name"]: config["measured"]["peaks"][row["name"]] for row in ROWS["peaks"]
 }
 
 
 # ------------------------------------------------------ uncalibrated force
-# The force-scale study (config force_scale; workflow/rules/robustness.smk).
-FORCE_SCALE = config.get("force_scale") or {}
+# The force-scale study (config studies.force_scale; workflow/rules/robustness.smk).
+FORCE_SCALE = STUDIES.get("force_scale") or {}
 
 
 def force_scale_lm():
     """The LM variants file of the force-scale study, if configured."""
-    case = FORCE_SCALE.get("lm")
-    if not case or case["structure"] not in SHEET.built:
-        return []
     return [
         path(
             "baseline",
@@ -337,16 +342,17 @@ def force_scale_lm():
             seed=0,
             **case,
         )
+        for case in ROWS["force_scale_lm"]
     ]
 
 
 def force_scale_true():
     """The force miscalibration of the study's protocol."""
-    rows = SHEET.studies["force_scale"]
+    rows = ROWS["bench_force_scale"]
     case = rows[0] if rows else FORCE_SCALE.get("lm")
     if not case:
         return 1.0
-    return entry("protocols", case["structure"], case["protocol"]).get(
+    return entry("records.protocols", case["structure"], case["protocol"]).get(
         "true_force_scale", 1.0
     )
 
@@ -368,7 +374,7 @@ def settings_run(structure, protocol=None):
 
 def study_config():
     """The config sections Table S2 reads (a changed value re-runs only it)."""
-    keys = ("simulation", "structures", "build", "records", "protocols")
+    keys = ("structures", "build", "records")
     out = {k: config.get(k) for k in keys}
     pinn = config["identify"]["pinn"]
     out["identify"] = {
@@ -381,7 +387,7 @@ def published_tables():
     """The published tables (resources/published/*.csv) that the claims expand."""
     import yaml
 
-    raw = yaml.safe_load(open(config["scorecard"]["claims"]))
+    raw = yaml.safe_load(open(config["report"]["scorecard"]["claims"]))
     return sorted({c["published"] for c in raw if "published" in c})
 
 
@@ -396,6 +402,6 @@ def scorecard_sources():
     produced = {f for files in TARGETS.values() for f in files}
     return [
         f
-        for f in claim_files(load_claims(config["scorecard"]["claims"]))
+        for f in claim_files(load_claims(config["report"]["scorecard"]["claims"]))
         if f in produced
     ]

@@ -3,9 +3,7 @@
 
 rule plot_fig1:
     input:
-        structures=paths(
-            "structure", [{"structure": s} for s in config["fig1"]["structures"]]
-        ),
+        structures=paths("structure", [{"structure": s} for s in ROWS["fig1"]]),
         lib=lib("plot_fig1"),
     output:
         **catalog_outputs("fig1"),
@@ -59,8 +57,8 @@ rule plot_energy_balance:
 
 rule plot_fig3:
     input:
-        fisher=paths("fisher", SHEET.fig3),
-        seed_study=paths("seed_study", SHEET.studies["seed_study"]),
+        fisher=paths("fisher", ROWS["fig3"]),
+        seed_study=paths("seed_study", ROWS["bench_seed_study"]),
         lib=lib("plot_fig3"),
     output:
         **catalog_outputs("fig3"),
@@ -73,15 +71,15 @@ rule plot_fig3:
         runtime=5,
         mem_mb=1000,
     params:
-        labels=labels(SHEET.fig3, "structure", "record", "protocol"),
+        labels=labels(ROWS["fig3"], "structure", "record", "protocol"),
     script:
         "../scripts/plot_fig3.py"
 
 
 rule plot_fig4:
     input:
-        runs=paths("pinn", SHEET.fig4, ".json"),
-        histories=paths("pinn", SHEET.fig4, "_history.csv"),
+        runs=paths("pinn", ROWS["fig4"], ".json"),
+        histories=paths("pinn", ROWS["fig4"], "_history.csv"),
         lib=lib("plot_fig4"),
     output:
         **catalog_outputs("fig4"),
@@ -99,7 +97,7 @@ rule plot_fig4:
 
 rule plot_fig5:
     input:
-        series=paths("pinn", SHEET.fig4, "_series.npz"),
+        series=paths("pinn", ROWS["fig4"], "_series.npz"),
         lib=lib("plot_fig5"),
     output:
         **catalog_outputs("fig5"),
@@ -113,7 +111,8 @@ rule plot_fig5:
         mem_mb=1000,
     params:
         labels=[
-            f"pinn_{r['treatment']}/{r['structure']}/{r['record']}" for r in SHEET.fig4
+            f"pinn_{r['treatment']}/{r['structure']}/{r['record']}"
+            for r in ROWS["fig4"]
         ],
     script:
         "../scripts/plot_fig5.py"
@@ -121,7 +120,7 @@ rule plot_fig5:
 
 rule plot_baselines:
     input:
-        landscapes=paths("landscape", SHEET.landscape),
+        landscapes=paths("landscape", ROWS["landscape"]),
         pf=paths(
             "baseline",
             [
@@ -129,7 +128,7 @@ rule plot_baselines:
                 for b in SHEET.baselines
                 if b["method"] == "pf_enkf"
                 and {k: b[k] for k in ("structure", "record", "protocol")}
-                in SHEET.landscape
+                in ROWS["landscape"]
             ],
             ".json",
         ),
@@ -152,7 +151,7 @@ rule plot_fig6:
     input:
         runs=study_runs("fig6"),
         fisher=paths(
-            "fisher", [r for r in SHEET.studies["fig6"] if r.get("label") != "repeat"]
+            "fisher", [r for r in ROWS["bench_fig6"] if r.get("label") != "repeat"]
         ),
         structure=study_structure("fig6"),
         published="resources/published/fig6.yaml",
@@ -176,8 +175,8 @@ rule plot_fig6:
 rule plot_fig7:
     input:
         runs=study_runs("fig7"),
-        fisher=paths("fisher", SHEET.studies["fig7"]),
-        sensors=paths("sensors", SHEET.studies["fig7"][:1]),
+        fisher=paths("fisher", ROWS["bench_fig7"]),
+        sensors=paths("sensors", ROWS["bench_fig7"][:1]),
         structure=study_structure("fig7"),
         published="resources/published/fig7.yaml",
         lib=lib("plot_fig7"),

@@ -20,8 +20,8 @@ rule compute_fisher:
         runtime=30,
         mem_mb=2000,
     params:
-        fisher={k: v for k, v in config["fisher"].items() if k != "cases"},
-        sim=config["simulation"],
+        fisher={k: v for k, v in config["analysis"]["fisher"].items() if k != "cases"},
+        sim=SIM,
     script:
         "../scripts/compute_fisher.py"
 
@@ -41,7 +41,7 @@ rule compute_prism_series:
         runtime=5,
         mem_mb=1000,
     params:
-        levels=config["prestress_series"]["levels"],
+        levels=config["analysis"]["prestress_series"]["levels"],
     script:
         "../scripts/compute_prism_series.py"
 
@@ -50,7 +50,9 @@ rule compute_grouping:
     input:
         structure=path("structure"),
         fisher=lambda w: path(
-            "fisher", structure=w.structure, **entry("grouping", w.structure)["case"]
+            "fisher",
+            structure=w.structure,
+            **entry("analysis.grouping", w.structure)["case"],
         ),
         lib=lib("compute_grouping"),
     output:
@@ -64,6 +66,6 @@ rule compute_grouping:
         runtime=5,
         mem_mb=500,
     params:
-        group=lambda w: entry("grouping", w.structure)["cables"],
+        group=lambda w: entry("analysis.grouping", w.structure)["cables"],
     script:
         "../scripts/compute_grouping.py"

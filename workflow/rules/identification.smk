@@ -88,7 +88,7 @@ rule verify_residual:
         mem_mb=1000,
     params:
         beta=PINN["settings"].get("beta"),
-        bias_structures=config["verify_residual"]["bias_structures"],
+        bias_structures=STUDIES["table2"]["bias_structures"],
         structures=[r["structure"] for r in SHEET.record_structures()],
         records=SHEET.records,
     script:
@@ -206,7 +206,7 @@ rule springrod_example:
         runtime=60,
         mem_mb=2000,
     params:
-        settings=config.get("springrod", {}),
+        settings=STUDIES.get("springrod", {}),
     script:
         "../scripts/springrod_example.py"
 
@@ -283,8 +283,11 @@ rule identify_pinn_lm:
         records=lambda w: SHEET.pinn_records(w.structure, w.record),
         options={
             **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
-            **(config.get("silent_failures", {}).get("lm") or {}),
+            **(STUDIES.get("silent_failures", {}).get("lm") or {}),
         },
-        fisher={k: config["fisher"][k] for k in ("rel_step", "floor", "null_tol")},
+        fisher={
+            k: config["analysis"]["fisher"][k]
+            for k in ("rel_step", "floor", "null_tol")
+        },
     script:
         "../scripts/identify_pinn_lm.py"

@@ -47,7 +47,10 @@ rule screen_measured_record:
         mem_mb=1000,
     params:
         problem=problem_options(BASELINES),
-        fisher={k: config["fisher"][k] for k in ("rel_step", "floor", "null_tol")},
+        fisher={
+            k: config["analysis"]["fisher"][k]
+            for k in ("rel_step", "floor", "null_tol")
+        },
     script:
         "../scripts/screen_measured_record.py"
 

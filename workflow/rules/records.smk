@@ -18,8 +18,8 @@ rule compute_threshold:
         runtime=30,
         mem_mb=1000,
     params:
-        spec=lambda w: entry("thresholds", w.structure, w.threshold),
-        sim=config["simulation"],
+        spec=lambda w: entry("records.thresholds", w.structure, w.threshold),
+        sim=SIM,
     script:
         "../scripts/compute_threshold.py"
 
@@ -45,8 +45,8 @@ rule simulate_record:
         runtime=20,
         mem_mb=1000,
     params:
-        spec=lambda w: entry("records", w.structure, w.record),
-        sim=config["simulation"],
+        spec=lambda w: entry("records.suite", w.structure, w.record),
+        sim=SIM,
     script:
         "../scripts/simulate_record.py"
 
@@ -69,7 +69,7 @@ rule make_sensor_data:
         runtime=5,
         mem_mb=500,
     params:
-        protocol=lambda w: entry("protocols", w.structure, w.protocol),
+        protocol=lambda w: entry("records.protocols", w.structure, w.protocol),
     script:
         "../scripts/make_sensor_data.py"
 
@@ -95,7 +95,7 @@ rule compute_modal:
 rule crosscheck_quaternion:
     input:
         structures=paths("structure", SHEET.crosscheck_structures()),
-        records=paths("record", SHEET.crosscheck, ".json"),
+        records=paths("record", ROWS["crosscheck"], ".json"),
         lib=lib("crosscheck_quaternion"),
     output:
         **catalog_outputs("crosscheck"),
@@ -111,9 +111,9 @@ rule crosscheck_quaternion:
         mem_mb=1000,
     params:
         structures=[r["structure"] for r in SHEET.crosscheck_structures()],
-        records=SHEET.crosscheck,
-        extra=SHEET.crosscheck_extra,
-        sim=config["simulation"],
-        settings=config["quaternion_crosscheck"],
+        records=ROWS["crosscheck"],
+        extra=ROWS["crosscheck_extra"],
+        sim=SIM,
+        settings=STUDIES["crosscheck"],
     script:
         "../scripts/crosscheck_quaternion.py"

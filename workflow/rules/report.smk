@@ -6,7 +6,7 @@
 
 rule make_table1:
     input:
-        structures=paths("structure", [{"structure": s} for s in SHEET.table1]),
+        structures=paths("structure", [{"structure": s} for s in ROWS["table1"]]),
         published="resources/published/table1.csv",
         lib=lib("make_table1"),
     output:
@@ -20,21 +20,21 @@ rule make_table1:
         runtime=5,
         mem_mb=500,
     params:
-        labels=config["table1"].get("labels", {}),
-        levels=SHEET.prestress_levels,
+        labels=STUDIES["table1"].get("labels", {}),
+        levels=ROWS["table1_levels"],
     script:
         "../scripts/make_table1.py"
 
 
 rule make_tableS2:
     input:
-        benchmark=path("structure", structure=config["table_s2"]["benchmark"]),
+        benchmark=path("structure", structure=STUDIES["tableS2"]["benchmark"]),
         hexprism=(
             path("structure", structure="hexprism")
             if "hexprism" in SHEET.built
             else []
         ),
-        run=settings_run(config["table_s2"]["benchmark"]),
+        run=settings_run(STUDIES["tableS2"]["benchmark"]),
         lib=lib("make_tableS2"),
     output:
         **catalog_outputs("tableS2"),
@@ -54,7 +54,7 @@ rule make_tableS2:
 
 rule make_scorecard:
     input:
-        claims=config["scorecard"]["claims"],
+        claims=config["report"]["scorecard"]["claims"],
         published=published_tables(),
         sources=scorecard_sources(),
         lib=lib("make_scorecard"),
@@ -74,8 +74,8 @@ rule make_scorecard:
 
 rule plot_fig2:
     input:
-        structure=path("structure", structure=config["fig2"]["structure"]),
-        run=settings_run(config["fig2"]["structure"], config["fig2"]["protocol"]),
+        structure=path("structure", structure=STUDIES["fig2"]["structure"]),
+        run=settings_run(STUDIES["fig2"]["structure"], STUDIES["fig2"]["protocol"]),
         lib=lib("plot_fig2"),
     output:
         **catalog_outputs("fig2"),
@@ -90,8 +90,10 @@ rule plot_fig2:
     params:
         settings=PINN["settings"],  # where no run of the base settings is configured
         protocol=entry(
-            "protocols", config["fig2"]["structure"], config["fig2"]["protocol"]
+            "records.protocols",
+            STUDIES["fig2"]["structure"],
+            STUDIES["fig2"]["protocol"],
         ),
-        t_end=config["simulation"]["t_end"],
+        t_end=SIM["t_end"],
     script:
         "../scripts/plot_fig2.py"

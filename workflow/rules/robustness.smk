@@ -7,7 +7,7 @@ rule compute_flexible_bar_convergence:
     input:
         structure=path(
             "structure",
-            structure=config["robustness"]
+            structure=STUDIES["robustness"]
             .get("flexible_bars", {})
             .get("structure", "x1"),
         ),
@@ -23,15 +23,15 @@ rule compute_flexible_bar_convergence:
         runtime=5,
         mem_mb=500,
     params:
-        E_bar=config["robustness"].get("flexible_bars", {}).get("E_bar", []),
+        E_bar=STUDIES["robustness"].get("flexible_bars", {}).get("E_bar", []),
     script:
         "../scripts/compute_flexible_bar_convergence.py"
 
 
 rule compute_member_model_adequacy:
     input:
-        structures=paths("structure", [{"structure": s} for s in SHEET.member_model]),
-        records=paths("record", SHEET.member_model_records, ".npz"),
+        structures=paths("structure", ROWS["member_model"]),
+        records=paths("record", ROWS["member_model_records"], ".npz"),
         lib=lib("compute_member_model_adequacy"),
     output:
         **catalog_outputs("member_model"),
@@ -44,8 +44,8 @@ rule compute_member_model_adequacy:
         runtime=5,
         mem_mb=1000,
     params:
-        structures=SHEET.member_model,
-        records=SHEET.member_model_records,
+        structures=[r["structure"] for r in ROWS["member_model"]],
+        records=ROWS["member_model_records"],
     script:
         "../scripts/compute_member_model_adequacy.py"
 
@@ -54,17 +54,17 @@ rule compute_bar_stiffness_sensitivity:
     input:
         structure=path(
             "structure",
-            structure=config["robustness"]
+            structure=STUDIES["robustness"]
             .get("bar_stiffness", {})
             .get("structure", "x1"),
         ),
         record=path(
             "record",
             ".json",
-            structure=config["robustness"]
+            structure=STUDIES["robustness"]
             .get("bar_stiffness", {})
             .get("structure", "x1"),
-            record=config["robustness"]
+            record=STUDIES["robustness"]
             .get("bar_stiffness", {})
             .get("record", "taut_1pt"),
         ),
@@ -80,11 +80,9 @@ rule compute_bar_stiffness_sensitivity:
         runtime=20,
         mem_mb=2000,
     params:
-        E_bar=config["robustness"].get("bar_stiffness", {}).get("E_bar", []),
-        t_end=config["robustness"]
-        .get("bar_stiffness", {})
-        .get("t_end", config["simulation"]["t_end"]),
-        record=config["robustness"].get("bar_stiffness", {}).get("record", "taut_1pt"),
+        E_bar=STUDIES["robustness"].get("bar_stiffness", {}).get("E_bar", []),
+        t_end=STUDIES["robustness"].get("bar_stiffness", {}).get("t_end", SIM["t_end"]),
+        record=STUDIES["robustness"].get("bar_stiffness", {}).get("record", "taut_1pt"),
     script:
         "../scripts/compute_bar_stiffness_sensitivity.py"
 
@@ -96,7 +94,7 @@ rule make_force_scale_table:
     input:
         runs=paths(
             "pinn",
-            [run for row in SHEET.studies["force_scale"] for run in row["runs"]],
+            [run for row in ROWS["bench_force_scale"] for run in row["runs"]],
             ".json",
         ),
         lm=force_scale_lm(),
@@ -115,7 +113,7 @@ rule make_force_scale_table:
         rows=[
             {k: v for k, v in row.items() if k != "runs"}
             | {"n_runs": len(row["runs"])}
-            for row in SHEET.studies["force_scale"]
+            for row in ROWS["bench_force_scale"]
         ],
         true_scale=force_scale_true(),
     script:

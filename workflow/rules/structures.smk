@@ -39,6 +39,6 @@ rule compute_prism_feasibility:
         runtime=10,
         mem_mb=1000,
     params:
-        settings=config["prism_feasibility"],
+        settings=STUDIES["prism_feasibility"],
     script:
         "../scripts/compute_prism_feasibility.py"

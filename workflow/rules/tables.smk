@@ -1,20 +1,16 @@
 # Tables: CSV plus a Markdown rendering, every number from a rule.
 
 
-rule make_table_s3:
+rule make_tableS3:
     input:
-        structures=paths(
-            "structure", [{"structure": s} for s in config["table_s3"]["structures"]]
-        ),
-        assess=paths(
-            "assess", [{"structure": s} for s in config["table_s3"]["structures"]]
-        ),
-        published="resources/published/table_s3.csv",
-        lib=lib("make_table_s3"),
+        structures=paths("structure", [{"structure": s} for s in ROWS["tableS3"]]),
+        assess=paths("assess", [{"structure": s} for s in ROWS["tableS3"]]),
+        published="resources/published/tableS3.csv",
+        lib=lib("make_tableS3"),
     output:
-        **catalog_outputs("table_s3"),
+        **catalog_outputs("tableS3"),
     log:
-        logs("make_table_s3.log"),
+        logs("make_tableS3.log"),
     conda:
         "../../envs/core.yaml"
     threads: 1
@@ -22,17 +18,17 @@ rule make_table_s3:
         runtime=5,
         mem_mb=500,
     script:
-        "../scripts/make_table_s3.py"
+        "../scripts/make_tableS3.py"
 
 
 rule make_table2:
     input:
-        modal=paths("modal", [{"structure": s} for s in SHEET.modal]),
+        modal=paths("modal", ROWS["modal"]),
         records=paths("record", SHEET.records, ".json"),
         residual=rules.verify_residual.output.json if SHEET.records else [],
         crosscheck=(
             rules.crosscheck_quaternion.output.json
-            if SHEET.crosscheck or SHEET.crosscheck_extra
+            if ROWS["crosscheck"] or ROWS["crosscheck_extra"]
             else []
         ),
         lib=lib("make_table2"),
@@ -54,7 +50,7 @@ rule make_table2:
 
 rule make_table5:
     input:
-        runs=paths("pinn", SHEET.table5, ".json"),
+        runs=paths("pinn", ROWS["table5"], ".json"),
         lib=lib("make_table5"),
     output:
         **catalog_outputs("table5"),
@@ -90,11 +86,11 @@ rule make_pinn_summary:
 
 rule make_table6:
     input:
-        pinn=paths("pinn", SHEET.table6_pinn, ".json"),
-        baselines=paths("baseline", SHEET.table6_baselines, ".json"),
+        pinn=paths("pinn", ROWS["table6_pinn"], ".json"),
+        baselines=paths("baseline", ROWS["table6_baselines"], ".json"),
         regression=[
             path("regression", seed=TABLE6.get("seed", 0), **r)
-            for r in SHEET.table6_regression
+            for r in ROWS["table6_regression"]
         ],
         published="resources/published/table6.csv",
         lib=lib("make_table6"),
@@ -109,15 +105,15 @@ rule make_table6:
         runtime=5,
         mem_mb=500,
     params:
-        records=config.get("table6", {}).get("records", {}),
+        records=TABLE6.get("records", {}),
     script:
         "../scripts/make_table6.py"
 
 
 # Tables 3 and 4 (seed §4.3-4.4) and the robustness Tables S1, S4-S6 (seed
 # §4.9, S2, S6): benchmark identification rows over their seeds, with the
-# paper's values beside them.  Config key -> output name (BENCH_TABLES).
-for _key, _table in BENCH_TABLES.items():
+# paper's values beside them (config studies.<table>).
+for _table in BENCH_TABLE_RULES:
 
     rule:
         name:
@@ -125,7 +121,7 @@ for _key, _table in BENCH_TABLES.items():
         input:
             runs=paths(
                 "pinn",
-                [run for row in SHEET.bench_tables[_key] for run in row["runs"]],
+                [run for row in ROWS[f"bench_{_table}"] for run in row["runs"]],
                 ".json",
             ),
             published=f"resources/published/{_table}.csv",
@@ -145,7 +141,7 @@ for _key, _table in BENCH_TABLES.items():
             rows=[
                 {k: v for k, v in row.items() if k != "runs"}
                 | {"n_runs": len(row["runs"])}
-                for row in SHEET.bench_tables[_key]
+                for row in ROWS[f"bench_{_table}"]
             ],
         script:
             "../scripts/make_bench_table.py"
@@ -157,10 +153,10 @@ rule make_tableS5_baselines:
     input:
         pinn=paths(
             "pinn",
-            [run for row in SHEET.bench_tables["table_s5"] for run in row["runs"]],
+            [run for row in ROWS["bench_tableS5"] for run in row["runs"]],
             ".json",
         ),
-        baselines=paths("baseline", SHEET.table_s5_baselines, ".json"),
+        baselines=paths("baseline", ROWS["tableS5_baselines"], ".json"),
         lib=lib("make_tableS5_baselines"),
     output:
         **catalog_outputs("tableS5_baselines"),
@@ -176,17 +172,17 @@ rule make_tableS5_baselines:
         rows=[
             {k: v for k, v in row.items() if k != "runs"}
             | {"n_runs": len(row["runs"])}
-            for row in SHEET.bench_tables["table_s5"]
+            for row in ROWS["bench_tableS5"]
         ],
-        baselines=[[r["row"], r["method"]] for r in SHEET.table_s5_baselines],
+        baselines=[[r["row"], r["method"]] for r in ROWS["tableS5_baselines"]],
     script:
         "../scripts/make_tableS5_baselines.py"
 
 
 rule make_silent_failures:
     input:
-        runs=paths("pinn", SHEET.pinn_lm, ".json"),
-        hybrid=paths("pinn_lm", SHEET.pinn_lm, ".json"),
+        runs=paths("pinn", ROWS["pinn_lm"], ".json"),
+        hybrid=paths("pinn_lm", ROWS["pinn_lm"], ".json"),
         lib=lib("make_silent_failures"),
     output:
         **catalog_outputs("silent_failures"),
@@ -199,8 +195,8 @@ rule make_silent_failures:
         runtime=5,
         mem_mb=500,
     params:
-        rows=SHEET.silent_rows,
-        flags=config.get("silent_failures", {}).get("flags", {}),
+        rows=ROWS["silent_rows"],
+        flags=STUDIES.get("silent_failures", {}).get("flags", {}),
     script:
         "../scripts/make_silent_failures.py"
 

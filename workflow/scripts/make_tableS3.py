@@ -1,6 +1,6 @@
-"""Table S3: counts and first-order identifiability (rule make_table_s3).
+"""Table S3: counts and first-order identifiability (rule make_tableS3).
 
-Outputs ``results/tables/table_s3.csv`` and ``.md`` with columns
+Outputs ``results/tables/tableS3.csv`` and ``.md`` with columns
 ``structure, free, members, rank_A, s, m`` (counts, dimensionless: free
 coordinates, members, rank of the equilibrium matrix at relative tolerance
 1e-6, self-stress states, mechanisms), ``resolvable`` (cables determined
@@ -9,7 +9,7 @@ results/assess/; for a free-standing form the grounding-invariant margin,
 with ``lambda_min_grounded`` beside it), ``connelly`` and ``nullity_Omega``
 (Connelly's full super-stability condition and the stress matrix's
 nullity) with the published ``paper_class`` and ``paper_lambda_min``
-alongside.  Also writes ``results/values/table_s3_resolvable.json``
+alongside.  Also writes ``results/values/tableS3_resolvable.json``
 (totals: determined, cables, invisible, combinations).
 """
 

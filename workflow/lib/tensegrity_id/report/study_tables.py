@@ -108,7 +108,7 @@ def table_s2(
         (source: the file), else the config's ``identify.pinn.settings``.
     """
     geo = benchmark["structure"]
-    sim = config["simulation"]
+    sim = config["records"]["simulation"]
     pinn = config["identify"]["pinn"]
     st = pinn["settings"] if run is None else run[1]
     src = "config identify.pinn.settings" if run is None else f"run {run[0]}"
@@ -149,19 +149,33 @@ def table_s2(
         add(g, name, text, "analysis.stability.MATERIALS")
     add(g, "rank tolerance", f"{RANK_TOL:g} relative singular value", "mechanics.statics.RANK_TOL")
     g = "Excitation and records"
-    specs = [spec for recs in config.get("records", {}).values() for spec in recs.values() if spec]
-    add(g, "classes", ", ".join(sorted({spec["forcing"] for spec in specs})), "config records")
+    specs = [spec for recs in config["records"].get("suite", {}).values() for spec in recs.values() if spec]
+    add(g, "classes", ", ".join(sorted({spec["forcing"] for spec in specs})), "config records.suite")
     freqs = sorted({float(spec["frequency"]) for spec in specs if "frequency" in spec})
-    add(g, "harmonic frequencies", f"{_fmt_list(freqs)} Hz", "config records")
-    add(g, "record length, output step", f"{sim['t_end']:g} s, {sim['dt_out']:g} s", "config simulation")
-    add(g, "integration", f"{sim['method']}, rtol {sim['rtol']:g}, atol {sim['atol']:g}", "config simulation")
+    add(g, "harmonic frequencies", f"{_fmt_list(freqs)} Hz", "config records.suite")
+    add(
+        g,
+        "record length, output step",
+        f"{sim['t_end']:g} s, {sim['dt_out']:g} s",
+        "config records.simulation",
+    )
+    add(
+        g,
+        "integration",
+        f"{sim['method']}, rtol {sim['rtol']:g}, atol {sim['atol']:g}",
+        "config records.simulation",
+    )
     g = "Sensing"
     noise = sorted(
-        {float(p["noise"]) * 100 for prots in config.get("protocols", {}).values() for p in prots.values()}
+        {
+            float(p["noise"]) * 100
+            for prots in config["records"].get("protocols", {}).values()
+            for p in prots.values()
+        }
     )
     add(g, "measured signal", "nodal accelerations", "data.sensors")
     add(g, "noise model", "zero-mean Gaussian, scaled to per-channel RMS", "data.sensors")
-    add(g, "noise levels", f"{_fmt_list(noise)} %", "config protocols")
+    add(g, "noise levels", f"{_fmt_list(noise)} %", "config records.protocols")
     add(
         g,
         "sparse, intermittent record",

@@ -23,6 +23,7 @@ from jsonschema.exceptions import best_match
 
 from ..mechanics.catalog import GENERATORS, build_geometry
 from ..mechanics.structure_io import StructureFileError, load_structure
+from .config_layout import old_layout_message
 from .runsheet import RunSheet, RunSheetError
 
 __all__ = ["ConfigError", "ConfigWarning", "check_config"]
@@ -87,10 +88,12 @@ def check_config(config: dict, schema) -> RunSheet:
     Parameters
     ----------
     config : dict
-        The loaded config (before or after defaults are filled in).  A null
-        record entry (``records: {x1: {taut_1pt_elastic: null}}`` in an extra
-        config file) drops that record inherited from the default config; it
-        is removed from ``config`` here, before validation.
+        The loaded config (before or after defaults are filled in), in the
+        layout by stage (:mod:`~tensegrity_id.workflow.config_layout`; a flat
+        one is refused naming each moved key).  The records of
+        ``records.omit`` (an overlay's way to leave out records of the
+        default) are removed from ``records.suite`` here, once checked, and
+        ``records.omit`` emptied.
     schema : dict or path
         The JSON schema, or the path of its YAML file.
 
@@ -102,9 +105,9 @@ def check_config(config: dict, schema) -> RunSheet:
         defaults filled into ``config`` in place, then the cross-references
         no schema can express.
     """
-    for recs in config.get("records", {}).values():
-        for name in [r for r, spec in (recs or {}).items() if spec is None]:
-            del recs[name]
+    old = old_layout_message(config)
+    if old is not None:
+        raise ConfigError(old)
     if not isinstance(schema, dict):
         schema = yaml.safe_load(Path(schema).read_text())
     err = best_match(_DefaultValidator(schema).iter_errors(config))
@@ -150,13 +153,12 @@ def check_config(config: dict, schema) -> RunSheet:
         sheet = RunSheet(config)
     except RunSheetError as exc:
         raise ConfigError(str(exc)) from None
-    for list_key in ("table_s3", "fig1"):
-        section = config.get(list_key, {})
-        for k, name in enumerate(section.get("structures", [])):
-            if name not in structures:
-                raise ConfigError(
-                    f"config field '{list_key}.structures[{k}]': '{name}' is not defined under 'structures'"
-                )
+    # applied once checked: the rules and the tables see the suite this config simulates
+    suite = config["records"].get("suite", {})
+    for s, names in config["records"].pop("omit", {}).items():
+        for name in names:
+            del suite[s][name]
+    config["records"]["omit"] = {}
     return sheet
 
 
@@ -184,19 +186,22 @@ def _check_assessment(config: dict) -> None:
 def _check_coordinates(config: dict) -> None:
     """Drive and sensor coordinates exist and are free, for every built structure."""
     built = set(config.get("build", []))
-    sections = ("records", "thresholds", "protocols")
-    need = {s for sec in sections for s in config.get(sec, {}) if s in built}
+    rec = config.get("records", {})
+    sections = ("suite", "thresholds", "protocols")
+    need = {s for sec in sections for s in rec.get(sec, {}) if s in built}
     for name in sorted(need):
         if name not in config["structures"]:
-            raise ConfigError(f"config field 'records.{name}': '{name}' is not defined under 'structures'")
+            raise ConfigError(
+                f"config field 'records.suite.{name}': '{name}' is not defined under 'structures'"
+            )
         geom = build_geometry(name, config["structures"][name])
         for sec in sections:
-            entries = config.get(sec, {}).get(name, {})
+            entries = rec.get(sec, {}).get(name, {})
             for entry, spec in entries.items():
                 key = "channels" if sec == "protocols" else "drive"
                 for k, (node, axis) in enumerate(spec.get(key, [])):
                     a = {"x": 0, "y": 1, "z": 2}.get(axis, axis)
-                    where = f"{sec}.{name}.{entry}.{key}[{k}]"
+                    where = f"records.{sec}.{name}.{entry}.{key}[{k}]"
                     if node >= geom.n_nodes or a >= geom.dim:
                         raise ConfigError(
                             f"config field '{where}': [{node}, {axis}] is not a coordinate of "
@@ -208,17 +213,18 @@ def _check_coordinates(config: dict) -> None:
                             "by a support; choose a free coordinate"
                         )
                 th = spec.get("threshold")
-                if th is not None and th not in config.get("thresholds", {}).get(name, {}):
+                here = f"records.{sec}.{name}.{entry}"
+                if th is not None and th not in rec.get("thresholds", {}).get(name, {}):
                     raise ConfigError(
-                        f"config field '{sec}.{name}.{entry}.threshold': '{th}' is not defined under "
-                        f"'thresholds.{name}'"
+                        f"config field '{here}.threshold': '{th}' is not defined under "
+                        f"'records.thresholds.{name}'"
                     )
                 for key in ("amplitude_factor", "transitions"):
                     if key in spec and th is None:
-                        raise ConfigError(f"config field '{sec}.{name}.{entry}': {key} needs 'threshold'")
+                        raise ConfigError(f"config field '{here}': {key} needs 'threshold'")
                 if "transitions" in spec and ("amplitude" in spec or "amplitude_factor" in spec):
                     raise ConfigError(
-                        f"config field '{sec}.{name}.{entry}': give 'transitions' (the amplitude is "
+                        f"config field '{here}': give 'transitions' (the amplitude is "
                         "searched) or an amplitude, not both"
                     )
                 ref = spec.get("amplitude_of")
@@ -226,37 +232,34 @@ def _check_coordinates(config: dict) -> None:
                     given = [k for k in ("amplitude", "amplitude_factor", "transitions") if k in spec]
                     if given:
                         raise ConfigError(
-                            f"config field '{sec}.{name}.{entry}': 'amplitude_of' takes the amplitude of "
+                            f"config field '{here}': 'amplitude_of' takes the amplitude of "
                             f"record '{ref}'; remove {', '.join(repr(k) for k in given)}"
                         )
                     other = entries.get(ref)
                     if other is None or ref == entry:
                         raise ConfigError(
-                            f"config field '{sec}.{name}.{entry}.amplitude_of': '{ref}' is not another "
+                            f"config field '{here}.amplitude_of': '{ref}' is not another "
                             f"record of '{name}' (known: {', '.join(sorted(entries))})"
                         )
                     if "amplitude_of" in other or other.get("forcing") != spec.get("forcing"):
                         raise ConfigError(
-                            f"config field '{sec}.{name}.{entry}.amplitude_of': record '{ref}' must have "
+                            f"config field '{here}.amplitude_of': record '{ref}' must have "
                             f"its own amplitude and the same forcing ('{spec.get('forcing')}')"
                         )
                 lo_hi = spec.get("search", [1.0, 4.0])
                 if lo_hi[0] >= lo_hi[1]:
                     raise ConfigError(
-                        f"config field '{sec}.{name}.{entry}.search': {lo_hi} must be [low, high] "
-                        "with low < high"
+                        f"config field '{here}.search': {lo_hi} must be [low, high] with low < high"
                     )
                 if (
-                    sec == "records"
+                    sec == "suite"
                     and "amplitude" not in spec
                     and "amplitude_factor" not in spec
                     and "transitions" not in spec
                     and "amplitude_of" not in spec
                     and (spec["forcing"] != "multi_harmonic")
                 ):
-                    raise ConfigError(
-                        f"config field '{sec}.{name}.{entry}': give 'amplitude' or 'amplitude_factor'"
-                    )
+                    raise ConfigError(f"config field '{here}': give 'amplitude' or 'amplitude_factor'")
 
 
 def _check_baselines(config: dict) -> None:
@@ -280,7 +283,7 @@ def _check_baselines(config: dict) -> None:
 
 
 MEASURED_FIT_METHODS = ("lm_shooting",)
-"""Methods that identify a force scale with the parameters (``measured.{name}.force_scale: fit``)."""
+"""Methods that identify a force scale with the parameters (``measured.records.{name}.force_scale: fit``)."""
 
 
 def _check_measured(config: dict) -> None:
@@ -292,8 +295,8 @@ def _check_measured(config: dict) -> None:
 
     structures = config.get("structures", {})
     designs = {}
-    for name, e in (config.get("measured") or {}).items():
-        where = f"measured.{name}"
+    for name, e in ((config.get("measured") or {}).get("records") or {}).items():
+        where = f"measured.records.{name}"
         st = e["structure"]
         if st not in structures:
             raise ConfigError(
@@ -309,14 +312,14 @@ def _check_measured(config: dict) -> None:
                 stacklevel=2,
             )
             continue
-        if name in (config.get("records", {}).get(st) or {}):
+        if name in (config.get("records", {}).get("suite", {}).get(st) or {}):
             raise ConfigError(
                 f"config field '{where}': '{name}' is also a simulated record of '{st}' under "
-                f"'records.{st}'; give the measured record another name"
+                f"'records.suite.{st}'; give the measured record another name"
             )
-        if MEASURED_PROTOCOL in (config.get("protocols", {}).get(st) or {}):
+        if MEASURED_PROTOCOL in (config.get("records", {}).get("protocols", {}).get(st) or {}):
             raise ConfigError(
-                f"config field 'protocols.{st}.{MEASURED_PROTOCOL}': the protocol name "
+                f"config field 'records.protocols.{st}.{MEASURED_PROTOCOL}': the protocol name "
                 f"'{MEASURED_PROTOCOL}' is reserved for measured records"
             )
         if e.get("force_scale") == "fit":
@@ -357,8 +360,8 @@ def _check_peaks(config: dict) -> None:
     """Peak lists: the structure is built and the file reads."""
     from ..validation.peaks import PeakFileError, read_peaks_csv
 
-    for name, e in (config.get("measured_peaks") or {}).items():
-        where = f"measured_peaks.{name}"
+    for name, e in ((config.get("measured") or {}).get("peaks") or {}).items():
+        where = f"measured.peaks.{name}"
         if e["structure"] not in config.get("structures", {}):
             raise ConfigError(
                 f"config field '{where}.structure': '{e['structure']}' is not defined under 'structures'"

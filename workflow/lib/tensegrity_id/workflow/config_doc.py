@@ -1,7 +1,8 @@
 """config/README.md, generated from the schema, the default config and the paper config.
 
 ``python -m tensegrity_id.workflow.config_doc`` (from the repository root)
-rewrites ``config/README.md``: one section per top-level config key with the
+rewrites ``config/README.md``: one section per top-level config key (and per
+key of each stage below it: ``records.suite``, ``studies.table3``, ...) with the
 schema's description, the default value (``config/config.yaml``) and the
 paper grid's value (``config/paper.yaml``, which Snakemake merges over the
 default), summarised to a line each.  A unit test checks the file is
@@ -32,6 +33,11 @@ Three configurations ship:
 - `test.yaml`: a tiny run for CI, merged over the default:
   `snakemake --cores 2 --configfile config/test.yaml`.
 
+The keys are grouped by stage (ten at the top level). A config file written for
+the flat layout of earlier versions (`table9:`, `fig1:`, `table_s3:` at the top
+level) is refused with one line per moved key naming its new place; convert it
+with `python -m tensegrity_id.workflow.config_layout OLD.yaml > NEW.yaml`.
+
 Your own structures and records: `example_measured.yaml` and the README section
 "Your own structure and record". A bad value stops the run at start-up with the
 field named (`tensegrity_id.workflow.config_check` and the schema).
@@ -60,28 +66,37 @@ def summarize(value, width: int = 110) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
+def _entry(lines, name, node, default, paper, level) -> None:
+    desc = " ".join(str(node.get("description", "")).split())
+    lines.append(f"{'#' * level} `{name}`\n")
+    if desc:
+        lines.append(f"{desc}\n")
+    lines.append(f"- default: {summarize(default[1])}" if default[0] else "- default: the schema's defaults")
+    lines.append(f"- paper: {summarize(paper[1])}" if paper[0] else "- paper: as the default")
+    lines.append("")
+
+
 def config_readme(root=".") -> str:
-    """The text of config/README.md."""
+    """The text of config/README.md: each top-level key, and each key of a stage below it."""
     root = Path(root)
     schema = yaml.safe_load((root / "config/schema.yaml").read_text())
     default = yaml.safe_load((root / "config/config.yaml").read_text())
     paper = yaml.safe_load((root / "config/paper.yaml").read_text())
     props = schema.get("properties", {})
     lines = [HEADER]
-    for key in list(dict.fromkeys([*default, *props])):
-        desc = " ".join(str(props.get(key, {}).get("description", "")).split())
-        lines.append(f"## `{key}`\n")
-        if desc:
-            lines.append(f"{desc}\n")
-        if key in default:
-            lines.append(f"- default: {summarize(default[key])}")
-        else:
-            lines.append("- default: the schema's defaults")
-        if key in paper:
-            lines.append(f"- paper: {summarize(paper[key])}")
-        else:
-            lines.append("- paper: as the default")
-        lines.append("")
+    for key in list(dict.fromkeys([*props, *default])):
+        node = props.get(key, {})
+        d, p = default.get(key), paper.get(key)
+        subs = node.get("properties", {})
+        if not subs:
+            _entry(lines, key, node, (key in default, d), (key in paper, p), 2)
+            continue
+        lines += [f"## `{key}`\n", " ".join(str(node.get("description", "")).split()) + "\n"]
+        d, p = d or {}, p or {}
+        for sub in dict.fromkeys([*subs, *d]):
+            _entry(
+                lines, f"{key}.{sub}", subs.get(sub, {}), (sub in d, d.get(sub)), (sub in p, p.get(sub)), 3
+            )
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -27,7 +27,7 @@ PATHS = {
     "sensors": "sensors/{structure}/{record}/{protocol}.npz",
     "modal": "modal/{structure}.json",
     "fisher": "fisher/{structure}/{record}/{protocol}.json",
-    "table_s3_totals": "values/table_s3_resolvable.json",
+    "tableS3_totals": "values/tableS3_resolvable.json",
     "series": "values/{structure}_series_modal.json",
     "series_figure": "figures/{structure}_series_logslope",
     "grouping": "values/grouping_{structure}.json",
