@@ -465,3 +465,27 @@ def test_fourier_spacings_are_the_readings_of_the_paper():
     np.testing.assert_allclose(fourier_frequencies(3, "linear_pi").numpy(), [pi, 2 * pi, 3 * pi], rtol=1e-15)
     with pytest.raises(ValueError, match="fourier"):
         PINNSettings(fourier="cosine")
+
+
+def test_trunk_initialisations_torch_default_and_glorot():
+    """``torch`` is nn.Linear's initialisation drawn under the member's seed; ``glorot`` redraws the
+    trunk weights normal with std sqrt(2/(fan_in + fan_out)) and zeroes the biases; the heads that
+    start the structure at rest stay zero either way."""
+    kw = dict(width=64, depth=4, n_fourier=8, init_seeds=[3, 4], dtype=torch.float64)
+    a = PINNNet(4, 2, np.zeros(2), **kw)
+    b = PINNNet(4, 2, np.zeros(2), init="glorot", **kw)
+    torch.manual_seed(3)
+    ref = torch.nn.Linear(17, 64, dtype=torch.float64)
+    assert torch.equal(a.weights[0][0], ref.weight) and torch.equal(a.biases[0][0], ref.bias)
+    for k, W in enumerate(b.weights):
+        fan_in, fan_out = W.shape[2], W.shape[1]
+        std = float(W.std())  # 2 x 64 x fan_in samples: within 5 % of the Glorot value
+        assert std == pytest.approx((2.0 / (fan_in + fan_out)) ** 0.5, rel=0.05), k
+        assert float(a.weights[k].abs().max()) <= fan_in**-0.5  # the default's uniform bound
+        assert not b.biases[k].any()
+    assert not torch.equal(b.weights[0][0], b.weights[0][1])  # each member its own draw
+    assert torch.equal(b.weights[1], PINNNet(4, 2, np.zeros(2), init="glorot", **kw).weights[1])
+    for heads in (a, b):
+        assert not heads.head_weights[0].any() and not heads.head_weights[1].any()
+    with pytest.raises(ValueError, match="init"):
+        PINNSettings(init="he")

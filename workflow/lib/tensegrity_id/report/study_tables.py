@@ -183,11 +183,15 @@ def table_s2(
         "data.sensors.intermittent_mask",
     )
     g = "Network"
-    add(g, "trunk", f"{st['depth']} layers x {st['width']} units, tanh", src)
+    init = {"torch": "PyTorch default (uniform)", "glorot": "Glorot normal, zero biases"}[
+        st.get("init", "torch")
+    ]
+    add(g, "trunk", f"{st['depth']} layers x {st['width']} units, tanh; initialisation {init}", src)
+    spacing = {"geometric": "2^j pi", "linear": "2 pi (j + 1)", "linear_pi": "pi (j + 1)"}
     add(
         g,
         "input features",
-        f"{st['n_fourier']} Fourier frequencies in scaled time",
+        f"{st['n_fourier']} Fourier frequencies in scaled time, {spacing[st.get('fourier', 'geometric')]}",
         src,
     )
     add(g, "heads", "displacement, constraint multipliers", "identify.pinn")

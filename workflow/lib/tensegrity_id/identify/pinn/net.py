@@ -104,10 +104,19 @@ def matmul_t(A, W):
     return torch.bmm(A, W.transpose(1, 2))
 
 
-def _member_layers(dims, heads, dtype):
-    """One member's freshly initialised layers (``torch.nn.Linear``'s initialisation, in this order)."""
+def _member_layers(dims, heads, dtype, init: str = "torch"):
+    """One member's freshly initialised layers, in this order: ``torch.nn.Linear``'s initialisation
+    (weights and biases uniform in +-1/sqrt(fan_in)), then, for ``init="glorot"``, the trunk's weights
+    redrawn Glorot-normal (std sqrt(2 / (fan_in + fan_out))) and its biases zero, the initialisation
+    of the original physics-informed networks (Raissi et al. 2019) for a tanh trunk."""
     trunk = [nn.Linear(a, b, dtype=dtype) for a, b in zip(dims[:-1], dims[1:], strict=True)]
     out = [nn.Linear(dims[-1], n, dtype=dtype) if n else None for n in heads]
+    if init == "glorot":
+        for layer in trunk:
+            nn.init.xavier_normal_(layer.weight)
+            nn.init.zeros_(layer.bias)
+    elif init != "torch":
+        raise ValueError(f"unknown initialisation {init!r}")
     return trunk, out
 
 
@@ -130,6 +139,11 @@ class PINNNet(nn.Module):
         Nominal tension (N).
     width, depth, n_fourier, tau_ic, disp_scale :
         Table S2: 64, 4, 8, 0.08, 0.1 m.
+    fourier : str
+        Frequency spacing of the features (:func:`fourier_frequencies`).
+    init : str
+        Trunk initialisation: ``"torch"`` (``nn.Linear``'s default) or
+        ``"glorot"`` (:func:`_member_layers`).
     init_seeds : sequence of int, optional
         One initialisation seed per member (the batch size); without it, one
         member initialised from PyTorch's global generator.
@@ -157,6 +171,7 @@ class PINNNet(nn.Module):
         depth: int = 4,
         n_fourier: int = 8,
         fourier: str = "geometric",
+        init: str = "torch",
         tau_ic: float = 0.08,
         disp_scale: float = 0.1,
         init_seeds=None,
@@ -174,7 +189,7 @@ class PINNNet(nn.Module):
             with torch.random.fork_rng(devices=[], enabled=seed is not None):
                 if seed is not None:
                     torch.manual_seed(int(seed))
-                trunk, (disp, mult, tension) = _member_layers(dims, (n_free, n_bars, n_tension), dtype)
+                trunk, (disp, mult, tension) = _member_layers(dims, (n_free, n_bars, n_tension), dtype, init)
             for head in (disp, mult):
                 nn.init.zeros_(head.weight)
                 nn.init.zeros_(head.bias)

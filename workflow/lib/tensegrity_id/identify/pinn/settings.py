@@ -19,6 +19,8 @@ TRAIN_SEED_TAG = 4_150_003
 
 FOURIER_SPACINGS = ("geometric", "linear", "linear_pi")
 """Fourier frequency spacings of the time features (``identify.pinn.net.fourier_frequencies``)."""
+INITS = ("torch", "glorot")
+"""Trunk initialisations (``identify.pinn.net.PINNNet``): PyTorch's ``nn.Linear`` default, or Glorot."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class PINNSettings:
     depth: int = 4
     n_fourier: int = 8
     fourier: str = "geometric"
+    init: str = "torch"
     t_ref: float | None = None
     tau_ic: float = 0.08
     disp_scale: float = 0.1
@@ -86,6 +89,8 @@ class PINNSettings:
             bad("EA0", f"must be a positive number of newtons or null, got {self.EA0!r}")
         if self.fourier not in FOURIER_SPACINGS:
             bad("fourier", f"must be one of {', '.join(FOURIER_SPACINGS)}, got {self.fourier!r}")
+        if self.init not in INITS:
+            bad("init", f"must be one of {', '.join(INITS)}, got {self.init!r}")
         if self.t_ref is not None and not (isinstance(self.t_ref, int | float) and self.t_ref > 0):
             bad(
                 "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"

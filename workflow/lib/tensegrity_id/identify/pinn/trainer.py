@@ -150,6 +150,7 @@ class PINNTrainer:
             depth=s.depth,
             n_fourier=s.n_fourier,
             fourier=s.fourier,
+            init=s.init,
             tau_ic=s.tau_ic,
             disp_scale=s.disp_scale,
             init_seeds=[seed_stream(x, "init") for x in self.seeds],
