@@ -13,6 +13,7 @@ from tensegrity_id.identify.scoring import (
     parameter_errors,
     reconstruction_pct,
     score_result,
+    train_misfit_ratio,
 )
 
 TOL = 1e-9
@@ -86,6 +87,22 @@ def test_held_out_ratio_is_none_without_a_split_or_prediction():
     assert held_out_ratio({k: v for k, v in sens.items() if k != "train"}, sens["noisy"]) is None
     assert held_out_ratio(_sensors(train=10), sens["noisy"] + 1) is None  # no held-out sample
     assert held_out_ratio(_sensors(train=0), sens["noisy"] + 1) is None  # no training sample
+
+
+def test_train_misfit_ratio_known_answer():
+    """Two channels of noise std 0.5 and 2: training misfits 0.5 and 1 give (1 + 1/4) / 2 = 0.625."""
+    sens = {
+        "noisy": np.zeros((10, 2)),
+        "train": np.arange(10) < 7,
+        "keep": np.ones(10, bool),
+        "noise_std": np.array([0.5, 2.0]),
+    }
+    pred = np.tile([0.5, 1.0], (10, 1))
+    pred[7:] += 100.0  # held-out samples do not enter
+    assert train_misfit_ratio(sens, pred) == pytest.approx(0.625, rel=TOL)
+    assert train_misfit_ratio({**sens, "noise_std": np.array([0.0, 2.0])}, pred) is None
+    assert train_misfit_ratio({k: v for k, v in sens.items() if k != "noise_std"}, pred) is None
+    assert train_misfit_ratio(sens, None) is None
 
 
 def test_held_out_misfit_pct_known_answer():
@@ -223,9 +240,9 @@ def test_outcome_rule_text():
 RECORD_KEYS = [
     "method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors",
     "inert_members", "identifiable", "inert_values", "reconstruction_pct", "held_out_ratio",
-    "held_out_misfit_pct", "held_out_excess_pct", "resimulation_pct", "resimulation_chi2", "per_record",
-    "n_transitions", "outcome", "outcome_rule", "wall_s", "n_forward_simulations", "n_hyperparameters",
-    "options",
+    "held_out_misfit_pct", "held_out_excess_pct", "train_misfit_ratio", "resimulation_pct",
+    "resimulation_chi2", "per_record", "n_transitions", "outcome", "outcome_rule", "wall_s",
+    "n_forward_simulations", "n_hyperparameters", "options",
 ]  # fmt: skip
 """The result record's fixed keys, in order (method-specific extras follow)."""
 

@@ -33,6 +33,7 @@ _EXPORTS = {
     "score_result": "scoring",
     "parameter_errors": "scoring",
     "held_out_ratio": "scoring",
+    "train_misfit_ratio": "scoring",
     "held_out_misfit_pct": "scoring",
     "held_out_excess_pct": "scoring",
     "reconstruction_pct": "scoring",

@@ -74,6 +74,7 @@ __all__ = [
     "OUTCOME_RULE",
     "parameter_errors",
     "held_out_ratio",
+    "train_misfit_ratio",
     "held_out_misfit_pct",
     "reconstruction_pct",
     "resimulate",
@@ -147,6 +148,23 @@ def held_out_ratio(sensors: dict, a_pred) -> float | None:
     if not ho.any() or not tr.any():
         return None
     return float(r2[ho].mean() / r2[tr].mean())
+
+
+def train_misfit_ratio(sensors: dict, a_pred) -> float | None:
+    """Training mean squared misfit of the sensor accelerations over the noise variance (per channel).
+
+    About 1 when the fit leaves the noise; well below 1 when the network fits the noise (the held-out
+    ratio then grows).  ``None`` without a prediction, a training mask or a noise level.
+    """
+    std = sensors.get("noise_std")
+    if a_pred is None or "train" not in sensors or std is None:
+        return None
+    train = sensors["keep"] & sensors["train"]
+    r2 = (np.asarray(a_pred) - sensors["noisy"]) ** 2
+    var = np.broadcast_to(np.asarray(std, float) ** 2, r2.shape)
+    if not train.any() or not (var[train] > 0).all():
+        return None
+    return float(np.mean(r2[train] / var[train]))
 
 
 def _held_out(sensors: dict, a_pred):
@@ -456,10 +474,12 @@ def score_result(
     predicted = out.pop("predicted", None) or [None] * len(problem.records)
     scales = split_force_scale(problem.records, fs)
     held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
+    fit = []
     for rec, pred, scale in zip(problem.records, predicted, scales, strict=True):
         pred = pred or {}
         forcing = with_force_scale(rec.forcing, scale)
         held.append(held_out_ratio(rec.sensors, pred.get("a")))
+        fit.append(train_misfit_ratio(rec.sensors, pred.get("a")))
         misfit.append(held_out_misfit_pct(rec.sensors, pred.get("a")))
         excess.append(held_out_excess_pct(rec.sensors, pred.get("a")))
         ch = rec.sensors.get("channels", [])
@@ -492,6 +512,7 @@ def score_result(
         "held_out_ratio": ho,
         "held_out_misfit_pct": mf,
         "held_out_excess_pct": ex,
+        "train_misfit_ratio": _pooled(fit),
         "resimulation_pct": _pooled(resim),
         "resimulation_chi2": _pooled(chi2),
         "per_record": {
@@ -499,13 +520,14 @@ def score_result(
                 "held_out_ratio": h,
                 "held_out_misfit_pct": m,
                 "held_out_excess_pct": e,
+                "train_misfit_ratio": f,
                 "reconstruction_pct": c,
                 "resimulation_pct": s,
                 "resimulation_chi2": x,
                 "n_transitions": r.n_transitions,
             }
-            for r, h, m, e, c, s, x in zip(
-                problem.records, held, misfit, excess, recon, resim, chi2, strict=True
+            for r, h, m, e, f, c, s, x in zip(
+                problem.records, held, misfit, excess, fit, recon, resim, chi2, strict=True
             )
         },
         "n_transitions": int(sum(r.n_transitions for r in problem.records)),
