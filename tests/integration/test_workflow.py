@@ -321,6 +321,17 @@ def test_report_and_scorecard_outputs_follow_contracts(workdir):
     )
 
 
+def test_the_specification_study_has_a_line_per_setting_record_and_seed(workdir):
+    df = pd.read_csv(workdir / "results/tables/pinn_spec_study.csv")
+    assert df["setting"].tolist() == ["default", "init_glorot"]
+    assert df["overrides"].tolist() == ["(default)", "init=glorot"] and (df["seed"] == 0).all()
+    assert df["held_out_ratio"].gt(0).all() and df["train_misfit_ratio"].gt(0).all()
+    # the default setting's run is the one the other studies use (one job, not two)
+    assert (
+        workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300_initglorot.json"
+    ).exists()
+
+
 def test_nothing_to_do_after_a_run(workdir):
     assert scheduled(workdir) == {}
 
@@ -337,11 +348,13 @@ TABLES |= {
 TABLES |= {"make_tableS5_baselines"}
 TABLES |= {"make_table7", "make_table8", "make_measured_validation", "plot_fig11"}
 TABLES |= {"make_measured_summary", "identify_measured_peaks", "make_force_scale_table"}
+TABLES |= {"make_pinn_spec_study"}
 PINN_DOWNSTREAM = {"make_table5", "make_table6", "make_table9", "make_pinn_summary", "plot_fig4", "plot_fig5"}
 PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "make_tableS5", "make_tableS6"}
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
 PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines", "make_force_scale_table"}
 PINN_DOWNSTREAM |= {"make_tableS2", "plot_fig2"}  # they state the settings a run used
+PINN_DOWNSTREAM |= {"make_pinn_spec_study"}
 MEASURED_FIGURES = {"plot_fig8", "plot_fig10", "plot_fig11"}
 SIMPLEX_RULES = {
     "compute_simplex_model",

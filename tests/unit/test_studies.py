@@ -186,3 +186,60 @@ def test_amplitude_of_names_a_record_with_its_own_amplitude(repo, default_config
     update_config(cfg, patch)
     with pytest.raises(ConfigError, match=re.escape(message)):
         check_config(cfg, repo / "config/schema.yaml")
+
+
+def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(default_config):
+    from tensegrity_id.report.tables import SPEC_STUDY_COLUMNS, pinn_spec_table
+
+    cfg = copy.deepcopy(default_config)
+    records = [
+        {"structure": "x1", "record": "taut_1pt", "protocol": "top_node"},
+        {"structure": "x1", "record": "slack_1pt", "protocol": "top_node"},
+    ]
+    settings = {"default": {}, "linear_pi_glorot": {"fourier": "linear_pi", "init": "glorot"}}
+    update_config(
+        cfg,
+        {
+            "studies": {
+                "pinn_spec_study": {"steps": 300, "seeds": [0, 1], "records": records, "settings": settings}
+            }
+        },
+    )
+    sheet = RunSheet(cfg)
+    rows = sheet.rows["bench_pinn_spec_study"]
+    assert [r["row"] for r in rows] == [
+        "default__x1_taut_1pt",
+        "default__x1_slack_1pt",
+        "linear_pi_glorot__x1_taut_1pt",
+        "linear_pi_glorot__x1_slack_1pt",
+    ]
+    assert [len(r["runs"]) for r in rows] == [2, 2, 2, 2] and rows[2]["label"] == "linear_pi_glorot"
+    assert (
+        rows[0]["runs"][0]["variant"] == "" and rows[2]["runs"][1]["variant"] == "fourierlinearpi_initglorot"
+    )
+    assert all(run in sheet.pinn for row in rows for run in row["runs"])
+    # the table: one line per run, the overrides spelled out
+    res = [
+        [
+            {
+                "seed": k,
+                "errors": {"sigma_max_pct": 1.0 + k, "c_pct": 2.0},
+                "reconstruction_pct": 3.0,
+                "held_out_ratio": 1.5,
+                "train_misfit_ratio": 0.7,
+                "outcome": "success",
+                "train_wall_s": 9.0,
+            }
+            for k in (0, 1)
+        ]
+        for _ in rows
+    ]
+    labelled = [
+        {**{k: v for k, v in r.items() if k != "runs"}, "overrides": r["runs"][0]["settings"]} for r in rows
+    ]
+    df = pinn_spec_table(labelled, res)
+    assert list(df.columns) == SPEC_STUDY_COLUMNS and len(df) == 8
+    assert df["overrides"].tolist()[::2] == ["(default)", "(default)", "fourier=linear_pi, init=glorot"] + [
+        "fourier=linear_pi, init=glorot"
+    ]
+    assert df["sigma_max_pct"].tolist()[:2] == [1.0, 2.0] and df["seed"].tolist()[:2] == [0, 1]

@@ -170,8 +170,8 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
     # one run of two seeds, Table 5 (3 treatments x 2 lengths), Table 6's slack run, Table 3's X1 row,
     # Figure 6's two prism seeds (the seed study and Figure 7 reuse X1 runs)
     # Tables S5 and S6's two rows of their own (the mass-perturbed record, the single sensor),
-    # Table S1's w_b = 10 and Table S4's joint EA run
-    assert len(sheet.pinn) == 18 and len(rows["pinn_lm"]) == 1
+    # Table S1's w_b = 10, Table S4's joint EA run and the specification study's Glorot trunk
+    assert len(sheet.pinn) == 19 and len(rows["pinn_lm"]) == 1
     # Table S5's companion: LM and UKF on its two rows (the matched one shared with the baselines)
     assert [(r["row"], r["method"]) for r in rows["tableS5_baselines"]] == [
         ("taut_matched", "lm_shooting"),
@@ -184,7 +184,7 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
 def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
     """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
     sheet = RunSheet(merged(repo, "test"))
-    assert len(sheet.pinn_groups) == 16
+    assert len(sheet.pinn_groups) == 17
     g = sheet.pinn_groups[0]
     assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
     assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
@@ -194,7 +194,7 @@ def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
         for g in sheet.pinn_groups
         for k in g["seeds"]
     )
-    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 16
+    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 17
     assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
     assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
     assert (

@@ -223,3 +223,33 @@ rule make_seed_study:
         },
     script:
         "../scripts/make_seed_study.py"
+
+
+# The specification study of the network (docs/pinn_specification.md): each
+# unstated detail varied alone from the default, per record and seed.
+rule make_pinn_spec_study:
+    input:
+        runs=paths(
+            "pinn",
+            [run for row in ROWS["bench_pinn_spec_study"] for run in row["runs"]],
+            ".json",
+        ),
+        lib=lib("make_pinn_spec_study"),
+    output:
+        **catalog_outputs("pinn_spec_study"),
+    log:
+        logs("make_pinn_spec_study.log"),
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        runtime=5,
+        mem_mb=500,
+    params:
+        rows=[
+            {k: v for k, v in row.items() if k != "runs"}
+            | {"n_runs": len(row["runs"]), "overrides": row["runs"][0]["settings"]}
+            for row in ROWS["bench_pinn_spec_study"]
+        ],
+    script:
+        "../scripts/make_pinn_spec_study.py"

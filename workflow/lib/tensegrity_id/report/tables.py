@@ -20,6 +20,7 @@ __all__ = [
     "BENCH_COLUMNS",
     "SILENT_COLUMNS",
     "bench_table",
+    "pinn_spec_table",
     "MODEL_FORM_METHOD_COLUMNS",
     "model_form_methods_table",
     "silent_failure_table",
@@ -495,6 +496,56 @@ def bench_table(
     paper = [c for c in df.columns if c.startswith("paper_")]
     lead = [c for c in df.columns if c not in BENCH_COLUMNS and c not in paper]
     return df[["row", *lead, *(c for c in BENCH_COLUMNS if c != "row"), *paper]]
+
+
+SPEC_STUDY_COLUMNS = [
+    "setting",
+    "overrides",
+    "structure",
+    "record",
+    "protocol",
+    "seed",
+    "steps",
+    "sigma_max_pct",
+    "c_pct",
+    "recon_pct",
+    "held_out_ratio",
+    "train_misfit_ratio",
+    "outcome",
+    "wall_s",
+]
+"""The specification study, one line per run: the setting's name and its overrides of the default
+settings, the case, the seed, the largest force-density error over identifiable cables (%), the
+damper error (%), the reconstruction error (%), the held-out ratio, the training misfit over the
+noise variance, the outcome label and the run's training time (s; for a batch, the batch's)."""
+
+
+def pinn_spec_table(rows: list[dict], results: list[list[dict]]) -> pd.DataFrame:
+    """The specification study (:data:`SPEC_STUDY_COLUMNS`): per row (a setting on a record, with its
+    ``label`` and ``overrides``) the result records of its seeds, one line each."""
+    out = []
+    for row, res in zip(rows, results, strict=True):
+        if not res:
+            raise ValueError(f"row '{row['row']}' has no results")
+        over = ", ".join(f"{k}={v}" for k, v in sorted((row.get("overrides") or {}).items()))
+        for x in res:
+            out.append(
+                {
+                    "setting": row["label"],
+                    "overrides": over or "(default)",
+                    **{k: row[k] for k in ("structure", "record", "protocol")},
+                    "seed": int(x["seed"]),
+                    "steps": int(row["steps"]),
+                    "sigma_max_pct": x["errors"]["sigma_max_pct"],
+                    "c_pct": x["errors"]["c_pct"],
+                    "recon_pct": x.get("reconstruction_pct"),
+                    "held_out_ratio": x.get("held_out_ratio"),
+                    "train_misfit_ratio": x.get("train_misfit_ratio"),
+                    "outcome": x["outcome"],
+                    "wall_s": x.get("train_wall_s", x.get("wall_s")),
+                }
+            )
+    return pd.DataFrame(out, columns=SPEC_STUDY_COLUMNS)
 
 
 MODEL_FORM_METHOD_COLUMNS = [

@@ -45,6 +45,7 @@ BENCH_TABLES = (
     "fig6",
     "fig7",
     "force_scale",
+    "pinn_spec_study",
 )
 """Studies in the benchmark-table form (rows of PINN runs over seeds): rows under ``bench_<name>``."""
 BENCH_TABLE_RULES = BENCH_TABLES[:6]
@@ -162,6 +163,7 @@ def _identification(sheet, rows: dict, st: dict) -> None:
                 for kind in ("taut", "slack")
             ]
     rows["table9_pinn"] = sheet.pinn_rows("studies.table9.pinn", st.get("table9", {}).get("pinn", []))
+    st = {**st, "pinn_spec_study": spec_study_table(st.get("pinn_spec_study") or {})}
     for name in BENCH_TABLES:
         rows[f"bench_{name}"] = bench_table(sheet, f"studies.{name}", st.get(name) or {})
     sf = st.get("silent_failures") or {}
@@ -181,6 +183,26 @@ def _identification(sheet, rows: dict, st: dict) -> None:
             }
             for row in sf_rows
         ]
+
+
+def spec_study_table(study: dict) -> dict:
+    """The specification study as a benchmark table: one row per setting and record, over the seeds.
+
+    ``study`` is ``{steps, seeds, treatment?, records: [case], settings: {name: overrides}}``; a row
+    is ``{row: <name>__<structure>_<record>, label: <name>, case, settings}`` (``{}`` overrides:
+    the default settings, shared with the other studies' runs).
+    """
+    rows = [
+        {
+            "row": f"{name}__{case['structure']}_{case['record']}",
+            "label": name,
+            **{k: case[k] for k in ("structure", "record", "protocol")},
+            **({"settings": dict(over)} if over else {}),
+        }
+        for name, over in (study.get("settings") or {}).items()
+        for case in study.get("records", [])
+    ]
+    return {k: study[k] for k in ("steps", "seeds", "treatment") if k in study} | {"rows": rows}
 
 
 def bench_table(sheet, name: str, table: dict) -> list[dict]:

@@ -1,0 +1,23 @@
+"""The specification study of the physics-informed network (rule make_pinn_spec_study).
+
+Outputs ``results/tables/pinn_spec_study.csv`` and ``.md``, one line per run
+(setting x record x seed): the setting's name and overrides, the case, the
+seed, training steps, the largest force-density error over identifiable
+cables (%), the damper error (%), the reconstruction error (%), the held-out
+ratio, the training misfit over the noise variance, the outcome label and the
+training time (s).  docs/pinn_specification.md reads it.
+"""
+
+from tensegrity_id.data.runio import read_json, setup_log, split_runs
+from tensegrity_id.report.tables import pinn_spec_table, write_table
+
+log = setup_log(snakemake.log[0])
+rows, results = split_runs(snakemake.params.rows, [read_json(p) for p in snakemake.input.runs])
+df = pinn_spec_table(rows, results)
+log.info("\n%s", df.to_string(index=False))
+write_table(
+    df,
+    snakemake.output.csv,
+    snakemake.output.md,
+    title="The specification study: readings of the paper's unstated network details",
+)
