@@ -94,7 +94,7 @@ rule compute_modal:
 
 rule crosscheck_quaternion:
     input:
-        structures=paths("structure", SHEET.crosscheck_structures()),
+        structures=paths("structure", ROWS["crosscheck_structures"]),
         records=paths("record", ROWS["crosscheck"], ".json"),
         lib=lib("crosscheck_quaternion"),
     output:
@@ -110,7 +110,7 @@ rule crosscheck_quaternion:
         runtime=20,
         mem_mb=1000,
     params:
-        structures=[r["structure"] for r in SHEET.crosscheck_structures()],
+        structures=[r["structure"] for r in ROWS["crosscheck_structures"]],
         records=ROWS["crosscheck"],
         extra=ROWS["crosscheck_extra"],
         sim=SIM,

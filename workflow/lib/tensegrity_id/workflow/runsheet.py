@@ -272,12 +272,6 @@ class RunSheet:
         """``{structure}`` rows of the structures that have records, in order."""
         return [{"structure": s} for s in dict.fromkeys(r["structure"] for r in self.records)]
 
-    def crosscheck_structures(self) -> list[dict]:
-        """``{structure}`` rows of the quaternion cross-check (suite records, then the extra ones)."""
-        names = [r["structure"] for r in self.rows["crosscheck"]]
-        names += [e["structure"] for e in self.rows["crosscheck_extra"].values()]
-        return [{"structure": s} for s in dict.fromkeys(names)]
-
     def pinn_records(self, structure: str, record: str) -> list[str]:
         """The records of a PINN case: a group of pooled records, or the record itself."""
         return list(self.groups.get(structure, {}).get(record, [record]))

@@ -89,6 +89,11 @@ def study_rows(sheet) -> dict:
         for name, e in (qc.get("extra") or {}).items()
         if sheet.in_scope(f"studies.crosscheck.extra.{name}", e["structure"])
     }
+    # the cross-check's structures: the suite records', then the extra ones'
+    names = [r["structure"] for r in rows["crosscheck"]] + [
+        e["structure"] for e in rows["crosscheck_extra"].values()
+    ]
+    rows["crosscheck_structures"] = [{"structure": s} for s in dict.fromkeys(names)]
     rows["table1"] = _names(sheet, "studies.table1.structures", st.get("table1", {}).get("structures", []))
     for key in ("tableS3", "fig1"):
         rows[key] = _names(sheet, f"studies.{key}.structures", st.get(key, {}).get("structures", []))
