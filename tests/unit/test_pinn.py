@@ -489,3 +489,33 @@ def test_trunk_initialisations_torch_default_and_glorot():
         assert not heads.head_weights[0].any() and not heads.head_weights[1].any()
     with pytest.raises(ValueError, match="init"):
         PINNSettings(init="he")
+
+
+def test_multiplier_start_and_eom_normaliser_readings(taut):
+    """``lambda_init: guess`` starts the multiplier head at the bar force densities that best balance the
+    initial guess (sigma = 10 N/m everywhere) under gravity (least squares: the guess is not an
+    equilibrium, 13.6 N out of balance at each free coordinate of X1); ``eom_scale: weight`` divides
+    the EOM residual by the squared weight."""
+    from tensegrity_id.mechanics.statics import bar_multipliers, static_residual
+
+    s, rd = taut
+    np.testing.assert_allclose(bar_multipliers(s, s.sigma), s.bar_sigma, rtol=1e-9, atol=1e-9)
+    ten = np.full(s.n_cables, 10.0)
+    guess = bar_multipliers(s, ten)
+    best = np.linalg.norm(static_residual(s, ten, guess))
+    assert best == pytest.approx(2 * 13.620213, rel=1e-6)
+    for k in range(s.n_bars):  # any other multipliers balance it worse
+        step = np.eye(s.n_bars)[k] * 1e-3 * np.abs(guess).max()
+        for sign in (1.0, -1.0):
+            assert np.linalg.norm(static_residual(s, ten, guess + sign * step)) > best
+    tr = _trainer(taut, lambda_init="guess", steps=10)
+    np.testing.assert_allclose(tr.net.lambda0.numpy(), guess, rtol=1e-6)
+    assert not np.allclose(guess, s.bar_sigma)
+    assert float(_trainer(taut, steps=10)._p2[0, 0]) == pytest.approx(10.0**2)
+    weight = abs(float(np.sum(s.gravity_force)))
+    assert weight > 0 and float(_trainer(taut, eom_scale="weight", steps=10)._p2[0, 0]) == pytest.approx(
+        weight**2
+    )
+    for name in ("lambda_init", "eom_scale"):
+        with pytest.raises(ValueError, match=name):
+            PINNSettings(**{name: "other"})

@@ -251,6 +251,17 @@ def prestress_selfstress(structure: Structure, *, scale: float) -> tuple[np.ndar
     return cab * k, bar * k
 
 
+def bar_multipliers(structure: Structure, sigma) -> np.ndarray:
+    """The bar force densities (N/m) that best balance gravity with the cable force densities ``sigma``
+    at the reference geometry (least squares over the free coordinates, or all of them for a
+    free-standing form; exact where ``sigma`` is an equilibrium prestress)."""
+    A = _counting_matrix(structure)
+    nb = structure.n_bars
+    f = structure.gravity_force
+    rhs = -(f if structure.free_standing else f[structure.free_mask]) - A[:, nb:] @ np.asarray(sigma, float)
+    return np.linalg.lstsq(A[:, :nb], rhs, rcond=None)[0]
+
+
 def apply_prestress(structure: Structure, spec: dict) -> Structure:
     """Attach the prestress described by ``spec`` (the config's ``prestress``).
 
@@ -279,11 +290,7 @@ def apply_prestress(structure: Structure, spec: dict) -> Structure:
                 f"structure '{structure.name}': prestress method 'given' needs 'sigma' in the structure file"
             )
         sigma = structure.sigma
-        A = _counting_matrix(structure)
-        nb = structure.n_bars
-        f = structure.gravity_force
-        rhs = -(f if structure.free_standing else f[structure.free_mask]) - A[:, nb:] @ sigma
-        bar_sigma = np.linalg.lstsq(A[:, :nb], rhs, rcond=None)[0]
+        bar_sigma = bar_multipliers(structure, sigma)
     else:
         raise PrestressError(f"structure '{structure.name}': unknown prestress method {method!r}")
     out = structure.with_prestress(sigma, bar_sigma)

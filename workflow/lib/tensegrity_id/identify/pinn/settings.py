@@ -20,6 +20,12 @@ TRAIN_SEED_TAG = 4_150_003
 FOURIER_SPACINGS = ("geometric", "linear", "linear_pi")
 """Fourier frequency spacings of the time features (``identify.pinn.net.fourier_frequencies``)."""
 INITS = ("torch", "glorot")
+LAMBDA_INITS = ("exact", "guess")
+"""The multiplier head's start: the static multipliers of the given prestress (the paper's, for
+a synthetic benchmark), or those balancing the initial guess (what an application can compute)."""
+EOM_SCALES = ("forcing", "weight")
+"""The EOM residual's normaliser: the squared forcing amplitude (the paper's), or the squared
+weight of the structure (records of gravity-loaded structures; the amplitude where it has none)."""
 """Trunk initialisations (``identify.pinn.net.PINNNet``): PyTorch's ``nn.Linear`` default, or Glorot."""
 
 
@@ -37,6 +43,8 @@ class PINNSettings:
     n_fourier: int = 8
     fourier: str = "geometric"
     init: str = "torch"
+    lambda_init: str = "exact"
+    eom_scale: str = "forcing"
     t_ref: float | None = None
     tau_ic: float = 0.08
     disp_scale: float = 0.1
@@ -89,8 +97,9 @@ class PINNSettings:
             bad("EA0", f"must be a positive number of newtons or null, got {self.EA0!r}")
         if self.fourier not in FOURIER_SPACINGS:
             bad("fourier", f"must be one of {', '.join(FOURIER_SPACINGS)}, got {self.fourier!r}")
-        if self.init not in INITS:
-            bad("init", f"must be one of {', '.join(INITS)}, got {self.init!r}")
+        for name, options in (("init", INITS), ("lambda_init", LAMBDA_INITS), ("eom_scale", EOM_SCALES)):
+            if getattr(self, name) not in options:
+                bad(name, f"must be one of {', '.join(options)}, got {getattr(self, name)!r}")
         if self.t_ref is not None and not (isinstance(self.t_ref, int | float) and self.t_ref > 0):
             bad(
                 "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"

@@ -47,6 +47,7 @@ import torch
 
 from ...data.runio import atomic_path
 from ...mechanics.dynamics import Dynamics
+from ...mechanics.statics import bar_multipliers
 from ..base import C0, SIGMA0, RecordData
 from ..residual import Residual
 from .data import collocation_points, prepare_records, sign_change_times
@@ -131,6 +132,8 @@ class PINNTrainer:
         self.n_data = sum(r.a_train[0].numel() for r in self.recs)
         # ---- networks (seeded per member) and physical parameters
         lam0 = np.asarray(lambda0, float)
+        if s.lambda_init == "guess":  # the multipliers that balance the initial guess
+            lam0 = bar_multipliers(structure, np.full(structure.n_cables, float(sigma0)))
         bar_len = float(np.mean(structure.bar_lengths))
         lam_scale = max(float(np.abs(lam0).max(initial=0.0)), p_max / bar_len)
         members = np.r_[structure.bar_lengths, structure.cable_lengths]
@@ -208,7 +211,9 @@ class PINNTrainer:
         s, dt = self.settings, self.dtype
         n = s.n_colloc
         self._inv_T = torch.cat([torch.full((n, 1), 1.0 / r.T_ref, dtype=dt) for r in self.recs], 0)
-        self._p2 = torch.cat([torch.full((n, 1), r.p**2, dtype=dt) for r in self.recs], 0)
+        weight = float(abs(np.sum(self.structure.gravity_force)))
+        scale = [weight if s.eom_scale == "weight" and weight > 0 else r.p for r in self.recs]
+        self._p2 = torch.cat([torch.full((n, 1), p**2, dtype=dt) for p in scale], 0)
         self._tau_data = torch.cat([r.tau_train for r in self.recs], 0)
         self._desc = None
         if self.recs[0].desc is not None:
