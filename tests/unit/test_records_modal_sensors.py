@@ -111,6 +111,24 @@ def test_sensor_noise_is_two_percent_of_channel_rms(x1_record):
     assert not np.array_equal(noise_realization(again, 0, 4)["noisy"], data["noisy"])
 
 
+def test_a_block_split_holds_out_three_whole_tenths_and_the_noise_is_unchanged(x1_record):
+    s, rec = x1_record
+    proto = {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 3}
+    rand = sensor_data(s, rec, proto)
+    blocks = sensor_data(s, rec, {**proto, "split": "blocks"})
+    n = blocks["train"].size
+    tenth = np.arange(n) * 10 // n
+    held = sorted(set(tenth[~blocks["train"]].tolist()))
+    assert len(held) == 3 and not set(tenth[blocks["train"]].tolist()) & set(held)  # whole tenths
+    assert abs(blocks["train"].mean() - 0.7) < 0.01 and np.count_nonzero(np.diff(blocks["train"])) <= 6
+    assert np.array_equal(sensor_data(s, rec, {**proto, "split": "blocks"})["train"], blocks["train"])
+    # the noise draws do not depend on the split (it follows seed 0's noise in the stream)
+    for seed in (0, 2):
+        assert np.array_equal(
+            noise_realization(rand, seed, 3)["noisy"], noise_realization(blocks, seed, 3)["noisy"]
+        )
+
+
 def test_intermittent_mask_keeps_a_quarter_in_blocks():
     keep = intermittent_mask(501)
     assert abs(keep.mean() - 0.25) < 0.01

@@ -11,7 +11,7 @@ from snakemake.utils import update_config
 from tensegrity_id.analysis.seed_study import seed_study
 from tensegrity_id.report.plot_studies import bridge_summary, prism_series_summary
 from tensegrity_id.workflow.config_check import ConfigError, check_config
-from tensegrity_id.workflow.runsheet import RunSheet
+from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError
 
 
 @pytest.fixture(scope="module")
@@ -243,3 +243,20 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
         "fourier=linear_pi, init=glorot"
     ]
     assert df["sigma_max_pct"].tolist()[:2] == [1.0, 2.0] and df["seed"].tolist()[:2] == [0, 1]
+
+
+def test_the_specification_studys_extra_rows_vary_what_is_not_a_network_setting(default_config):
+    cfg = copy.deepcopy(default_config)
+    case = {"structure": "x1", "record": "taut_1pt", "protocol": "top_node"}
+    extra = [{"label": "one_sensor", "structure": "x1", "record": "taut_1pt", "protocol": "single"}]
+    study = {"steps": 300, "seeds": [0], "records": [case], "settings": {"default": {}}, "extra": extra}
+    update_config(cfg, {"studies": {"pinn_spec_study": study}})
+    rows = RunSheet(cfg).rows["bench_pinn_spec_study"]
+    assert [(r["row"], r["label"], r["protocol"]) for r in rows] == [
+        ("default__x1_taut_1pt", "default", "top_node"),
+        ("one_sensor__x1_taut_1pt", "one_sensor", "single"),
+    ]
+    assert rows[1]["runs"][0]["variant"] == ""
+    cfg["studies"]["pinn_spec_study"]["extra"][0]["protocol"] = "nope"
+    with pytest.raises(RunSheetError, match="pinn_spec_study.rows\\[1\\]': protocol 'nope'"):
+        RunSheet(cfg)

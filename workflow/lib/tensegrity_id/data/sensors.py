@@ -6,6 +6,7 @@ A sensor protocol (config ``protocols`` entry)::
     noise: 0.02                  # std = 2 % of each channel's RMS
     noise_seed: 0                # separate from the dataset seed
     train_fraction: 0.7          # 70/30 time split for the held-out ratio
+    split: random | blocks       # held-out samples drawn at random, or whole tenths of the record
     keep: all | intermittent     # intermittent: 25 % of samples, 3 dropouts
 
 Output ``results/sensors/{structure}/{record}/{protocol}.npz``: ``t`` (s),
@@ -30,6 +31,8 @@ from .records import drive_coords
 
 __all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask", "noise_realization"]
 
+SPLIT_BLOCKS = 10
+"""Blocks of a contiguous train/held-out split (``split: blocks``): whole tenths of the record."""
 NOISE_SEED_TAG = 7_310_001
 """Mixed into noise seeds: noise streams differ from dataset and training streams."""
 
@@ -62,9 +65,14 @@ def sensor_data(structure, record: dict, protocol: dict) -> dict:
     rng = _noise_stream(int(protocol.get("noise_seed", 0)), 0)
     rng.standard_normal(clean.shape)  # seed 0's noise (drawn by noise_realization); the split follows it
     n = clean.shape[0]
-    perm = rng.permutation(n)
-    train = np.zeros(n, bool)
-    train[perm[: int(round(float(protocol.get("train_fraction", 0.7)) * n))]] = True
+    fraction = float(protocol.get("train_fraction", 0.7))
+    if protocol.get("split", "random") == "blocks":  # contiguous tenths, drawn from the same stream
+        block = np.arange(n) * SPLIT_BLOCKS // n
+        train = np.isin(block, rng.permutation(SPLIT_BLOCKS)[: int(round(fraction * SPLIT_BLOCKS))])
+    else:
+        perm = rng.permutation(n)
+        train = np.zeros(n, bool)
+        train[perm[: int(round(fraction * n))]] = True
     keep = np.ones(n, bool) if protocol.get("keep", "all") == "all" else intermittent_mask(n)
     return {
         "t": record["t"],

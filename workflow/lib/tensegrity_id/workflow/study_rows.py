@@ -193,10 +193,18 @@ def _identification(sheet, rows: dict, st: dict) -> None:
 def spec_study_table(study: dict) -> dict:
     """The specification study as a benchmark table: one row per setting and record, over the seeds.
 
-    ``study`` is ``{steps, seeds, treatment?, records: [case], settings: {name: overrides}}``; a row
-    is ``{row: <name>__<structure>_<record>, label: <name>, case, settings}`` (``{}`` overrides:
-    the default settings, shared with the other studies' runs).
+    ``study`` is ``{steps, seeds, treatment?, records: [case], settings: {name: overrides}, extra?}``;
+    a row is ``{row: <name>__<structure>_<record>, label: <name>, case, settings}`` (``{}``
+    overrides: the default settings, shared with the other studies' runs).  ``extra`` rows
+    ``{label, structure, record, protocol, settings?}`` vary what is not a network setting (a
+    sensor protocol's held-out split).
     """
+    pairs = [
+        (name, over, case)
+        for name, over in (study.get("settings") or {}).items()
+        for case in study.get("records", [])
+    ]
+    pairs += [(e["label"], e.get("settings") or {}, e) for e in study.get("extra", [])]
     rows = [
         {
             "row": f"{name}__{case['structure']}_{case['record']}",
@@ -204,8 +212,7 @@ def spec_study_table(study: dict) -> dict:
             **{k: case[k] for k in ("structure", "record", "protocol")},
             **({"settings": dict(over)} if over else {}),
         }
-        for name, over in (study.get("settings") or {}).items()
-        for case in study.get("records", [])
+        for name, over, case in pairs
     ]
     return {k: study[k] for k in ("steps", "seeds", "treatment") if k in study} | {"rows": rows}
 
