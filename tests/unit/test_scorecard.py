@@ -29,7 +29,8 @@ def test_every_claim_has_a_section_a_value_a_tolerance_and_a_source(claims, repo
     assert len(claims) > 150
     for c in claims:
         assert c["section"] and c["quantity"] and c["paper"] not in (None, "")
-        assert ("source" in c) + ("private" in c) + ("todo" in c) == 1, c["id"]
+        assert ("source" in c) + ("missing" in c) == 1, c["id"]
+        assert "private" not in c and "todo" not in c and "status" not in c  # no status by hand
     # every results file a claim reads is one the workflow writes (a path template of paths.py)
     patterns = [
         re.compile(re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(f"{RESULTS}/{t}"))) for t in PATHS.values()
@@ -69,8 +70,8 @@ def test_tolerance_classes(paper, here, tol, ok):
 def _results(tmp_path):
     (tmp_path / "results/values").mkdir(parents=True)
     (tmp_path / "results/tables").mkdir(parents=True)
-    (tmp_path / "results/values/v.json").write_text(json.dumps({"a": {"b": [1.0, 52.24]}}))
-    pd.DataFrame({"row": ["r1", "r2"], "err": [3.0, 45.0]}).to_csv(
+    (tmp_path / "results/values/v.json").write_text('{"a": {"b": [1.0, 52.24], "nan": NaN}}')
+    pd.DataFrame({"row": ["r1", "r2"], "err": [3.0, 45.0], "blank": [None, 1.0]}).to_csv(
         tmp_path / "results/tables/t.csv", index=False
     )
     (tmp_path / "pub.csv").write_text("row,err\nr1,3.5\nr2,4.0\nr3,1.0\n")
@@ -78,7 +79,13 @@ def _results(tmp_path):
         {"id": "s", "section": "§1", "quantity": "q", "paper": 52.2, "unit": "N/m", "tolerance": "precision",
          "source": {"file": "results/values/v.json", "key": "a.b.1"}},
         {"id": "p", "section": "§2", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
-         "private": "the records are not public"},
+         "missing": "the records (not public)"},
+        {"id": "n", "section": "§2", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
+         "kind": "input", "source": {"file": "results/values/v.json", "key": "a.b.0"}},
+        {"id": "nan", "section": "§2", "quantity": "q", "paper": 1.0, "unit": "", "tolerance": "rel:0.1",
+         "source": {"file": "results/values/v.json", "key": "a.nan"}},
+        {"id": "empty", "section": "§2", "quantity": "q", "paper": 1.0, "unit": "", "tolerance": "rel:0.1",
+         "source": {"file": "results/tables/t.csv", "where": {"row": "r1"}, "column": "blank"}},
         {"id": "gone", "section": "§3", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
          "source": {"file": "results/values/none.json", "key": "x"}},
         {"id": "tab", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv", "key": "row",
@@ -92,12 +99,17 @@ def _results(tmp_path):
 
 def test_statuses_follow_the_values(tmp_path):
     claims = _results(tmp_path)
-    assert [c["id"] for c in claims] == ["s", "p", "gone", "tab.r1.err", "tab.r2.err", "tab.r3.err"]
+    assert [c["id"] for c in claims] == [
+        "s", "p", "n", "nan", "empty", "gone", "tab.r1.err", "tab.r2.err", "tab.r3.err"
+    ]  # fmt: skip
     df = scorecard(claims, root=tmp_path)
     status = dict(zip(df["id"], df["status"], strict=True))
     assert status == {
         "s": "match",
         "p": "not reproducible here",
+        "n": "input",
+        "nan": "deviation",
+        "empty": "deviation",
         "gone": "not yet produced",
         "tab.r1.err": "match",
         "tab.r2.err": "deviation",
@@ -106,9 +118,14 @@ def test_statuses_follow_the_values(tmp_path):
     dev = df.set_index("id").loc["tab.r2.err"]
     assert dev["reason"] == "one seed (README #t)" and dev["here"] == "45" and dev["paper"] == "4"
     assert "row r3" in df.set_index("id").loc["tab.r3.err", "reason"]
+    # a value produced but not a number is a deviation, never "not yet produced"
+    assert df.set_index("id").loc["nan", "reason"].startswith("produced, not a number")
+    assert df.set_index("id").loc["p", "reason"] == "needs the records (not public)"
     assert status_counts(df) == {
         "match": 2,
-        "deviation": 1,
+        "deviation": 3,
+        "input": 1,
+        "context": 0,
         "not reproducible here": 1,
         "not yet produced": 2,
     }
@@ -134,8 +151,10 @@ def test_a_match_is_within_its_tolerance_on_the_shipped_claims(claims, tmp_path)
         p = tmp_path / f
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(_lists(doc)))
-    df = scorecard([c for c in claims if "source" in c and "key" in c["source"]], root=tmp_path)
-    assert set(df["status"]) == {"match"}
+    fed = [c for c in claims if "source" in c and "key" in c["source"]]
+    df = scorecard(fed, root=tmp_path)
+    expected = [c.get("kind", "result").replace("result", "match") for c in fed]
+    assert df["status"].tolist() == expected and "input" in expected  # inputs shown, not matched
     for _, r in df.iterrows():
         c = next(c for c in claims if c["id"] == r["id"])
         assert within(c["paper"], r["here"], c["tolerance"])
@@ -166,7 +185,7 @@ def test_malformed_claims_are_named(tmp_path):
                     "paper": 1,
                     "unit": "",
                     "tolerance": "roughly",
-                    "private": "x",
+                    "missing": "x",
                 }
             ]
         )
@@ -178,7 +197,15 @@ def test_malformed_claims_are_named(tmp_path):
             [{"id": "b", "section": "s", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact"}]
         )
     )
-    with pytest.raises(ClaimError, match="claim 'b': give 'source'"):
+    with pytest.raises(ClaimError, match="claim 'b': give either 'source' or 'missing'"):
+        load_claims(path)
+    base = {"id": "c", "section": "s", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact"}
+    for key in ("private", "todo", "status"):  # no key sets a status by hand
+        path.write_text(yaml.safe_dump([{**base, key: "x", "source": {"file": "f.json", "key": "k"}}]))
+        with pytest.raises(ClaimError, match=f"claim 'c': '{key}' would set a status by hand"):
+            load_claims(path)
+    path.write_text(yaml.safe_dump([{**base, "kind": "guess", "source": {"file": "f.json", "key": "k"}}]))
+    with pytest.raises(ClaimError, match="kind 'guess' is not one of result, input, context"):
         load_claims(path)
 
 

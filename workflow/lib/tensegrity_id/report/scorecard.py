@@ -14,8 +14,12 @@
 
 ``source`` is a JSON file with a dotted ``key`` (list indices as numbers) or
 a CSV table with ``where: {column: value}`` selecting one row and
-``column``.  ``private: <which data>`` marks a claim that cannot be
-reproduced here; ``todo: <what is missing>`` one no rule produces yet.
+``column``.  ``missing: <the data source>`` names the data a claim needs
+that this repository cannot hold (then no ``source``); ``kind: input``
+marks a value equal by construction (an input of the workflow, e.g. a
+structure's node count), ``kind: context`` a hardware-specific one (a wall
+time on the paper's machine): both are shown and never counted.  No key
+sets a status.
 
 A **table claim** expands to one scalar claim per row and column of a
 published table (``resources/published/*.csv``) against the workflow's table
@@ -38,10 +42,12 @@ the seed's value: "at most" statements), ``band`` (the same side of the
 stochastic training whose seed scatter the seed itself reports), and
 ``qualitative`` (a statement checked by a boolean of the workflow).
 
-Statuses (:data:`STATUSES`): ``match`` (within tolerance), ``deviation``
-(outside it; the claim's ``deviation`` line and README anchor say why),
-``not reproducible here`` (the data are private), ``not yet produced`` (no
-value: the file is not produced by this configuration, or no rule yet).
+Statuses (:data:`STATUSES`), from the evidence only: ``match`` (within
+tolerance), ``deviation`` (outside it, or produced but not a number: NaN,
+inf or an empty cell; the claim's ``deviation`` line and anchor say why),
+``input`` and ``context`` (the claim's ``kind``: shown, not counted),
+``not reproducible here`` (the claim names its ``missing`` data source),
+``not yet produced`` (the file, row or key is absent in this configuration).
 """
 
 from __future__ import annotations
@@ -59,6 +65,8 @@ from ..data.runio import write_text
 
 __all__ = [
     "STATUSES",
+    "COUNTED",
+    "KINDS",
     "TOLERANCES",
     "SCORECARD_COLUMNS",
     "ClaimError",
@@ -70,7 +78,14 @@ __all__ = [
     "status_counts",
 ]
 
-STATUSES = ("match", "deviation", "not reproducible here", "not yet produced")
+STATUSES = ("match", "deviation", "input", "context", "not reproducible here", "not yet produced")
+COUNTED = ("match", "deviation")
+"""The statuses that count in a match rate (``input`` and ``context`` are shown, never counted)."""
+KINDS = ("result", "input", "context")
+"""A claim's ``kind``: a result of the workflow (default), an input equal by construction, or a
+hardware-specific figure of the paper's machine."""
+NOT_A_NUMBER = object()
+"""What :func:`lookup` returns for a value that is there but is not a number (NaN, inf, empty)."""
 TOLERANCES = ("exact", "precision", "rel", "abs", "order", "upper", "band", "qualitative")
 SCORECARD_COLUMNS = [
     "id",
@@ -130,8 +145,12 @@ def _expand_table(entry: dict, root: Path) -> list[dict]:
                         "where": {k: row[k] for k in keys},
                         "column": spec["here"],
                     },
-                    **{k: entry[k] for k in ("deviation", "anchor", "private", "todo") if k in entry},
-                    **{k: spec[k] for k in ("deviation", "anchor") if k in spec},
+                    **{
+                        k: entry[k]
+                        for k in ("deviation", "anchor", "missing", "kind", "private", "todo")
+                        if k in entry
+                    },
+                    **{k: spec[k] for k in ("deviation", "anchor", "kind") if k in spec},
                 }
             )
     return out
@@ -157,8 +176,19 @@ def load_claims(path, root=".") -> list[dict]:
             for f in ("id", "section", "quantity", "paper", "unit", "tolerance"):
                 if f not in c:
                     raise ClaimError(f"claim '{c.get('id', cid)}': missing field '{f}'")
-            if "source" not in c and "private" not in c and "todo" not in c:
-                raise ClaimError(f"claim '{c['id']}': give 'source', or 'private' / 'todo' with the reason")
+            for key in ("private", "todo", "status"):
+                if key in c:
+                    raise ClaimError(
+                        f"claim '{c['id']}': '{key}' would set a status by hand; give a 'source' (the "
+                        "status follows its value), or 'missing' naming a data source this repository "
+                        "cannot hold"
+                    )
+            if ("source" in c) == ("missing" in c):
+                raise ClaimError(f"claim '{c['id']}': give either 'source' or 'missing' (the data source)")
+            if "missing" in c and not str(c["missing"]).strip():
+                raise ClaimError(f"claim '{c['id']}': 'missing' must name the data source")
+            if c.get("kind", "result") not in KINDS:
+                raise ClaimError(f"claim '{c['id']}': kind {c['kind']!r} is not one of {', '.join(KINDS)}")
             if c["id"] in seen:
                 raise ClaimError(f"claim '{c['id']}' appears twice")
             seen.add(c["id"])
@@ -193,7 +223,8 @@ def _read(path: Path, cache: dict):
 
 
 def lookup(source: dict, root=".", cache: dict | None = None):
-    """The workflow's value of a claim source, or ``None`` where the file, row or key is absent.
+    """The workflow's value of a claim source, ``None`` where the file, row or key is absent, and
+    :data:`NOT_A_NUMBER` where the value is there but empty, NaN or infinite.
 
     ``cache`` (a dict, optional) keeps each file's parsed content between calls.
     """
@@ -203,16 +234,26 @@ def lookup(source: dict, root=".", cache: dict | None = None):
     try:
         doc = _read(path, {} if cache is None else cache)
         if path.suffix == ".json":
-            return _json_key(doc, source["key"])
-        sel = doc
-        for col, val in source["where"].items():
-            sel = sel[sel[col].astype(str) == str(val)]
-        if len(sel) != 1:
-            return None
-        value = sel.iloc[0][source["column"]]
-        return None if value in ("", "None", "nan") else value
+            value = _json_key(doc, source["key"])
+        else:
+            sel = doc
+            for col, val in source["where"].items():
+                sel = sel[sel[col].astype(str) == str(val)]
+            if len(sel) != 1:
+                return None
+            value = sel.iloc[0][source["column"]]
+        return NOT_A_NUMBER if _not_a_number(value) else value
     except (KeyError, IndexError, ValueError, TypeError):
         return None
+
+
+def _not_a_number(value) -> bool:
+    """An empty, null, NaN or infinite value (text as a CSV cell or JSON writes it)."""
+    if value is None:
+        return True
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return isinstance(value, str) and value.strip().lower() in ("", "none", "nan", "inf", "-inf", "null")
 
 
 def _number(x):
@@ -294,10 +335,8 @@ def scorecard(claims: list[dict], root=".", available=None) -> pd.DataFrame:
     rows, cache = [], {}
     for c in claims:
         here, reason, src = None, "", ""
-        if "private" in c:
-            status, reason = "not reproducible here", c["private"]
-        elif "todo" in c:
-            status, reason = "not yet produced", c["todo"]
+        if "missing" in c:
+            status, reason = "not reproducible here", f"needs {c['missing']}"
         else:
             src = c["source"]["file"]
             if available is not None and src not in available:
@@ -310,6 +349,15 @@ def scorecard(claims: list[dict], root=".", available=None) -> pd.DataFrame:
                 reason = f"{src} has no {missing} (not run by this configuration)" if here is None else ""
             if here is None:
                 status = "not yet produced"
+            elif here is NOT_A_NUMBER:
+                here, status, reason = "", "deviation", "produced, not a number (empty, NaN or infinite)"
+            elif c.get("kind", "result") != "result":
+                status = c["kind"]
+                reason = (
+                    "equal by construction (an input of the workflow): shown, not counted"
+                    if status == "input"
+                    else "hardware-specific (the paper's machine): shown, not counted"
+                )
             elif within(c["paper"], here, c["tolerance"]):
                 status = "match"
             else:
