@@ -14,8 +14,10 @@ key                             rows
 ``record_figures`` ``figS4``    structure, record
 ``table5`` ``fig4``             PINN rows (structure ... seed, variant, settings)
 ``table6_pinn`` ``table9_pinn``
-``bench_<table>``               benchmark-table rows: labels, case, steps,
-``seed_study`` ``fig6`` ...     ``runs`` (the row's PINN rows, one per seed)
+``bench_<name>``                benchmark-table rows (``BENCH_TABLES``: Tables 3,
+                                4, S1, S4-S6, the seed study, Figures 6-7, the
+                                force scale, the specification study): labels,
+                                case, steps, ``runs`` (its PINN rows, one a seed)
 ``table6_baselines`` ...        baseline rows (method, case, seed)
 ==============================  ==============================================
 """
