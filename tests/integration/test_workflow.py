@@ -166,7 +166,8 @@ def test_pinn_outputs_follow_contracts(workdir):
     t5 = pd.read_csv(workdir / "results/tables/table5.csv")
     assert len(t5) == 6 and set(t5["steps"]) == {100, 200} and (t5["transitions"] == 20).all()
     # with Table 3's X1 row and Figure 6's two prism runs
-    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 18  # + S1, S4-S6, force scale
+    # + S1, S4-S6, force scale, and the specification study's Glorot-trunk run
+    assert pd.read_csv(workdir / "results/tables/pinn_runs.csv").shape[0] == 19
     t3 = pd.read_csv(workdir / "results/tables/table3.csv")
     assert list(t3["row"]) == ["x1_taut_1pt"] and {"paper_sigma_max_pct", "sigma_max_all_pct"} <= set(t3)
     assert t3["paper_sigma_max_pct"].iloc[0] == 3.5 and t3["steps"].iloc[0] == 200
