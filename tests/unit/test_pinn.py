@@ -519,3 +519,26 @@ def test_multiplier_start_and_eom_normaliser_readings(taut):
     for name in ("lambda_init", "eom_scale"):
         with pytest.raises(ValueError, match=name):
             PINNSettings(**{name: "other"})
+
+
+def test_constant_feature_and_window_in_seconds(taut):
+    """``fourier_constant`` puts a feature 1 (derivatives 0) before tau; ``tau_ic_unit: seconds`` takes
+    the window's time constant in seconds, i.e. tau_ic / T_ref in scaled time (X1's record: 5 s)."""
+    from tensegrity_id.identify.pinn.net import fourier_features
+
+    tau = torch.linspace(0.0, 1.0, 5, dtype=torch.float64)[:, None]
+    plain = fourier_features(tau, 3, "linear_pi")
+    const = fourier_features(tau, 3, "linear_pi", constant=True)
+    for k in range(3):
+        assert const[k].shape == (5, 8) and torch.equal(const[k][:, 1:], plain[k])
+    assert torch.equal(const[0][:, 0], torch.ones(5, dtype=torch.float64))
+    assert not const[1][:, 0].any() and not const[2][:, 0].any()
+    assert PINNNet(4, 2, np.zeros(2), n_fourier=8, fourier_constant=True).n_in == 18
+    tr = _trainer(taut, steps=10, fourier_constant=True, tau_ic=0.4, tau_ic_unit="seconds")
+    assert tr.net.n_in == 18 and tr.recs[0].T_ref == pytest.approx(5.0)
+    assert tr.net.tau_ic == pytest.approx(0.4 / 5.0)
+    assert _trainer(taut, steps=10, tau_ic=0.4).net.tau_ic == pytest.approx(0.4)
+    with pytest.raises(ValueError, match="tau_ic_unit"):
+        PINNSettings(tau_ic_unit="ms")
+    with pytest.raises(ValueError, match="fourier_constant"):
+        PINNSettings(fourier_constant="yes")

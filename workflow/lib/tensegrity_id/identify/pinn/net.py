@@ -69,16 +69,22 @@ def fourier_frequencies(n: int, spacing: str = "geometric", dtype=torch.float64)
     raise ValueError(f"unknown Fourier spacing {spacing!r}")
 
 
-def fourier_features(tau, n: int, spacing: str = "geometric"):
-    """gamma(tau) and its first two tau-derivatives, each shape (..., N, 1 + 2n), from tau (..., N, 1)."""
+def fourier_features(tau, n: int, spacing: str = "geometric", constant: bool = False):
+    """gamma(tau) and its first two tau-derivatives, each shape (..., N, 1 + 2n), from tau (..., N, 1).
+
+    ``constant`` puts a feature 1 first (shape (..., N, 2 + 2n)): a reading of the basis with a
+    zero-frequency term, which the trunk's biases otherwise supply.
+    """
     w = fourier_frequencies(n, spacing, tau.dtype)
     arg = tau * w  # (..., N, n)
     s, c = torch.sin(arg), torch.cos(arg)
     one, zero = torch.ones_like(tau), torch.zeros_like(tau)
-    g0 = torch.cat([tau, s, c], -1)
-    g1 = torch.cat([one, w * c, -w * s], -1)
-    g2 = torch.cat([zero, -(w * w) * s, -(w * w) * c], -1)
-    return g0, g1, g2
+    g0 = [tau, s, c]
+    g1 = [one, w * c, -w * s]
+    g2 = [zero, -(w * w) * s, -(w * w) * c]
+    if constant:
+        g0, g1, g2 = [one, *g0], [zero, *g1], [zero, *g2]
+    return torch.cat(g0, -1), torch.cat(g1, -1), torch.cat(g2, -1)
 
 
 def window(tau, tau_ic: float):
@@ -141,6 +147,8 @@ class PINNNet(nn.Module):
         Table S2: 64, 4, 8, 0.08, 0.1 m.
     fourier : str
         Frequency spacing of the features (:func:`fourier_frequencies`).
+    fourier_constant : bool
+        A constant feature 1 before ``tau`` (:func:`fourier_features`).
     init : str
         Trunk initialisation: ``"torch"`` (``nn.Linear``'s default) or
         ``"glorot"`` (:func:`_member_layers`).
@@ -171,6 +179,7 @@ class PINNNet(nn.Module):
         depth: int = 4,
         n_fourier: int = 8,
         fourier: str = "geometric",
+        fourier_constant: bool = False,
         init: str = "torch",
         tau_ic: float = 0.08,
         disp_scale: float = 0.1,
@@ -178,11 +187,11 @@ class PINNNet(nn.Module):
         dtype=torch.float64,
     ):
         super().__init__()
-        self.n_fourier, self.fourier = n_fourier, fourier
+        self.n_fourier, self.fourier, self.fourier_constant = n_fourier, fourier, bool(fourier_constant)
         self.tau_ic, self.disp_scale = tau_ic, disp_scale
         self.lambda_scale, self.tension_scale = float(lambda_scale), float(tension_scale)
         self.n_free, self.n_bars, self.n_tension = int(n_free), int(n_bars), int(n_tension)
-        self.n_in = 1 + 2 * n_fourier + n_desc
+        self.n_in = 1 + 2 * n_fourier + self.fourier_constant + n_desc
         dims = [self.n_in] + [width] * depth
         members = []
         for seed in [None] if init_seeds is None else list(init_seeds):
@@ -208,7 +217,7 @@ class PINNNet(nn.Module):
 
     # ------------------------------------------------------------- trunk
     def _inputs(self, tau, desc):
-        g0, g1, g2 = fourier_features(tau, self.n_fourier, self.fourier)
+        g0, g1, g2 = fourier_features(tau, self.n_fourier, self.fourier, self.fourier_constant)
         if desc is not None:
             z = torch.zeros_like(desc)
             g0, g1, g2 = torch.cat([g0, desc], -1), torch.cat([g1, z], -1), torch.cat([g2, z], -1)

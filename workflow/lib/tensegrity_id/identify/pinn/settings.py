@@ -20,13 +20,16 @@ TRAIN_SEED_TAG = 4_150_003
 FOURIER_SPACINGS = ("geometric", "linear", "linear_pi")
 """Fourier frequency spacings of the time features (``identify.pinn.net.fourier_frequencies``)."""
 INITS = ("torch", "glorot")
+"""Trunk initialisations (``identify.pinn.net.PINNNet``): PyTorch's ``nn.Linear`` default, or Glorot."""
 LAMBDA_INITS = ("exact", "guess")
 """The multiplier head's start: the static multipliers of the given prestress (the paper's, for
 a synthetic benchmark), or those balancing the initial guess (what an application can compute)."""
 EOM_SCALES = ("forcing", "weight")
 """The EOM residual's normaliser: the squared forcing amplitude (the paper's), or the squared
 weight of the structure (records of gravity-loaded structures; the amplitude where it has none)."""
-"""Trunk initialisations (``identify.pinn.net.PINNNet``): PyTorch's ``nn.Linear`` default, or Glorot."""
+TAU_IC_UNITS = ("scaled", "seconds")
+"""The unit of the initial-condition window's ``tau_ic``: scaled time (the paper's
+``s(tau) = (1 - exp(-tau/0.08))^2``), or seconds (``tau_ic / T_ref`` in scaled time)."""
 
 
 @dataclass(frozen=True)
@@ -42,11 +45,13 @@ class PINNSettings:
     depth: int = 4
     n_fourier: int = 8
     fourier: str = "geometric"
+    fourier_constant: bool = False
     init: str = "torch"
     lambda_init: str = "exact"
     eom_scale: str = "forcing"
     t_ref: float | None = None
     tau_ic: float = 0.08
+    tau_ic_unit: str = "scaled"
     disp_scale: float = 0.1
     n_colloc: int = 256
     lr_net: float = 2e-3
@@ -97,15 +102,21 @@ class PINNSettings:
             bad("EA0", f"must be a positive number of newtons or null, got {self.EA0!r}")
         if self.fourier not in FOURIER_SPACINGS:
             bad("fourier", f"must be one of {', '.join(FOURIER_SPACINGS)}, got {self.fourier!r}")
-        for name, options in (("init", INITS), ("lambda_init", LAMBDA_INITS), ("eom_scale", EOM_SCALES)):
+        for name, options in (
+            ("init", INITS),
+            ("lambda_init", LAMBDA_INITS),
+            ("eom_scale", EOM_SCALES),
+            ("tau_ic_unit", TAU_IC_UNITS),
+        ):
             if getattr(self, name) not in options:
                 bad(name, f"must be one of {', '.join(options)}, got {getattr(self, name)!r}")
         if self.t_ref is not None and not (isinstance(self.t_ref, int | float) and self.t_ref > 0):
             bad(
                 "t_ref", f"must be a positive time in seconds or null (the record length), got {self.t_ref!r}"
             )
-        if not isinstance(self.compile, bool):
-            bad("compile", f"must be true or false, got {self.compile!r}")
+        for name in ("compile", "fourier_constant"):
+            if not isinstance(getattr(self, name), bool):
+                bad(name, f"must be true or false, got {getattr(self, name)!r}")
         if self.dtype not in ("float64", "float32"):
             bad("dtype", f"must be float64 or float32, got {self.dtype!r}")
 

@@ -141,6 +141,15 @@ class PINNTrainer:
         self.slack_scale = torch.as_tensor(
             self.T_nom * structure.cable_lengths / self.dyn.params.EA, dtype=self.dtype
         )
+        tau_ic = s.tau_ic
+        if s.tau_ic_unit == "seconds":  # one window for every record: one time scale
+            t_refs = {r.T_ref for r in self.recs}
+            if len(t_refs) > 1:
+                raise ValueError(
+                    "config field 'identify.pinn.settings.tau_ic_unit': 'seconds' needs one time "
+                    f"scale for every record, got T_ref {sorted(t_refs)} s; set 't_ref'"
+                )
+            tau_ic = s.tau_ic / t_refs.pop()
         self.net = PINNNet(
             self.dyn.n_free,
             structure.n_bars,
@@ -153,8 +162,9 @@ class PINNTrainer:
             depth=s.depth,
             n_fourier=s.n_fourier,
             fourier=s.fourier,
+            fourier_constant=s.fourier_constant,
             init=s.init,
-            tau_ic=s.tau_ic,
+            tau_ic=tau_ic,
             disp_scale=s.disp_scale,
             init_seeds=[seed_stream(x, "init") for x in self.seeds],
             dtype=self.dtype,
