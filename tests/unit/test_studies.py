@@ -5,6 +5,7 @@ import copy
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from snakemake.utils import update_config
@@ -188,7 +189,9 @@ def test_amplitude_of_names_a_record_with_its_own_amplitude(repo, default_config
         check_config(cfg, repo / "config/schema.yaml")
 
 
-def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(default_config):
+def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
+    default_config, repo, tmp_path
+):
     from tensegrity_id.report.tables import SPEC_STUDY_COLUMNS, pinn_spec_table
 
     cfg = copy.deepcopy(default_config)
@@ -243,6 +246,13 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
         "fourier=linear_pi, init=glorot"
     ]
     assert df["sigma_max_pct"].tolist()[:2] == [1.0, 2.0] and df["seed"].tolist()[:2] == [0, 1]
+    # the figure: a column of panels per record, the paper's Table 3 line where it has the row
+    from tensegrity_id.report.plot_spec_study import plot_spec_study
+
+    table3 = pd.read_csv(repo / "resources/published/table3.csv")
+    out = tmp_path / "spec.png"
+    plot_spec_study(df, table3, [out])
+    assert out.stat().st_size > 20_000
 
 
 def test_the_specification_studys_extra_rows_vary_what_is_not_a_network_setting(default_config):

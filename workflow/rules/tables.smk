@@ -234,6 +234,7 @@ rule make_pinn_spec_study:
             [run for row in ROWS["bench_pinn_spec_study"] for run in row["runs"]],
             ".json",
         ),
+        table3="resources/published/table3.csv",
         lib=lib("make_pinn_spec_study"),
     output:
         **catalog_outputs("pinn_spec_study"),
