@@ -19,7 +19,7 @@ X1 = {"generator": "xframe", "params": {"n_modules": 1}, "prestress": {"method":
 
 
 def x1_record(amplitude: float = 10.0, name: str = "taut_1pt"):
-    """The X1 structure and a record of the seed's protocol (1 Hz at node 1, sensors at node 1)."""
+    """The X1 structure and a record of the paper's protocol (1 Hz at node 1, sensors at node 1)."""
     s = build_structure("x1", X1)
     spec = {"forcing": "harmonic", "drive": [[1, 1]], "amplitude": amplitude, "frequency": 1.0}
     f = forcing_from_spec(s, spec)

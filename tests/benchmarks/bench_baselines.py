@@ -4,10 +4,10 @@
 medians and writes ``results/benchmarks/baselines_speed.json`` and
 ``results/benchmarks/baselines_speed.png``.  Targets of issue 6: LM shooting
 on the slack record <= 20 s median (timed on one core and with its Jacobian
-columns on two worker processes, as the workflow runs it) (the seed: 83 s, 232 simulations), UKF
-<= 20 s; the PF is reported.  LM is timed from the seed's distant guess and,
+columns on two worker processes, as the workflow runs it) (the paper: 83 s, 232 simulations), UKF
+<= 20 s; the PF is reported.  LM is timed from the paper's distant guess and,
 on the slack record, also from a guess from which it reaches the noise floor
-(the seed's converging case), so both the stopping and the converging search
+(the paper's converging case), so both the stopping and the converging search
 are measured.
 """
 

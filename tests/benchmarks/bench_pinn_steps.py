@@ -5,7 +5,7 @@ Run on demand, on one core::
     python tests/benchmarks/bench_pinn_steps.py --steps 6000 --seeds 0,1,2
 
 Trains the seeds as one batch (compiled step where a C++ compiler exists)
-on the X1 taut record of the seed's protocol (10 N at 1 Hz, node 1 sensed,
+on the X1 taut record of the paper's protocol (10 N at 1 Hz, node 1 sensed,
 2 % noise, each seed its own noise realisation) and prints per seed the
 largest and mean force-density error over the identifiable cables (the
 inert base cable, which receives no gradient, left out) the damper
@@ -13,9 +13,10 @@ error, the held-out ratio (held-out over training mean squared misfit of the
 sensor accelerations) and the training misfit over the noise variance (below
 1: the network fits the noise).  ``--amplitude 40`` gives the slack record;
 ``--fourier`` and ``--init`` select the readings of the paper's network.
-Writes ``results/benchmarks/pinn_steps_{steps}[_{fourier}][_{init}][_slack].json``.  The README
-("Configurations") quotes the 6 000-step figures: the reason the default
-config keeps 12 000 steps rather than shortening every run.
+Writes ``results/benchmarks/pinn_steps_{steps}[_{fourier}][_{init}][_slack].json``.
+docs/configuration.md ("The default study against the paper's grid") quotes
+the 6 000-step figures: the reason the default config keeps 12 000 steps
+rather than shortening every run.
 """
 
 from __future__ import annotations

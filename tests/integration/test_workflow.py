@@ -243,7 +243,7 @@ def test_baseline_outputs_follow_contracts(workdir):
 
 
 def test_measured_validation_outputs_follow_contracts(workdir):
-    """Seed 4.10-4.12: the keys other stages and the README quote, and the stand-in labelled as such."""
+    """The paper's §4.10-4.12: the keys other stages and the docs quote, and the stand-in labelled as such."""
     hexp = json.loads((workdir / "results/values/hexprism_modal_id.json").read_text())
     assert {"ring_tension_N", "rms_residual_hz", "alternative", "with_EA"} <= set(hexp)
     assert (

@@ -233,7 +233,9 @@ def pinn_job_name(group, suffix):
 # and the memory traffic of the Taylor streams both grow with the seeds, so a
 # batch saves the per-run costs (process, data, compilation), not arithmetic;
 # two threads run a batch of eight 1.6x faster than one (tests/benchmarks/
-# bench_pinn.py; README "Seeds as one batch").
+# bench_pinn.py; docs/performance.md, "The physics-informed network"; the
+# groups: docs/methods/identification.md, "Seed groups: several random seeds
+# as one job").
 PINN_BATCH = PINN.get("batch", {})
 
 

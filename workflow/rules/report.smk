@@ -1,5 +1,5 @@
 # The study as a report: Tables 1 and S2 generated from the structures and the
-# config, and the reproduction scorecard (every claim of the seed against the
+# config, and the reproduction scorecard (every claim of the paper against the
 # workflow's value).  Included after `rule all`: the scorecard reads only the
 # results files this configuration's default target produces.
 

@@ -1,4 +1,4 @@
-# Stage: robustness (seed 4.9, S5, S6): model-form generators and their checks.
+# Stage: robustness (the paper §4.9, §S5, §S6): model-form generators and their checks.
 # Model-form records themselves are ordinary records with a `generator`
 # (rule simulate_record); this file holds the generators' own verification.
 
@@ -87,7 +87,7 @@ rule compute_bar_stiffness_sensitivity:
         "../scripts/compute_bar_stiffness_sensitivity.py"
 
 
-# An uncalibrated force channel (beyond the seed; config 'force_scale'): PINN
+# An uncalibrated force channel (beyond the paper; config 'force_scale'): PINN
 # rows with and without fit_force_scale, LM shooting with the force known or
 # fitted (the baseline variants study 'force_scale').
 rule make_force_scale_table:

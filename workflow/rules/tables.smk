@@ -110,8 +110,8 @@ rule make_table6:
         "../scripts/make_table6.py"
 
 
-# Tables 3 and 4 (seed §4.3-4.4) and the robustness Tables S1, S4-S6 (seed
-# §4.9, S2, S6): benchmark identification rows over their seeds, with the
+# Tables 3 and 4 (the paper §4.3-4.4) and the robustness Tables S1, S4-S6 (the
+# paper §4.9, §S2, §S6): benchmark identification rows over their seeds, with the
 # paper's values beside them (config studies.<table>).
 for _table in BENCH_TABLE_RULES:
 
@@ -147,7 +147,7 @@ for _table in BENCH_TABLE_RULES:
             "../scripts/make_bench_table.py"
 
 
-# Table S5's companion (beyond the seed): the classical baselines on the
+# Table S5's companion (beyond the paper): the classical baselines on the
 # model-form rows beside the PINN, each against its matched record.
 rule make_tableS5_baselines:
     input:

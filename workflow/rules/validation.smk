@@ -1,4 +1,4 @@
-# Stage: measured-data validation from published values (seed 4.10-4.12):
+# Stage: measured-data validation from published values (the paper §4.10-4.12):
 # the hexagonal prism's modal identification, the rebuilt simplex (model,
 # frequency extraction, Table 8, the damping limit) and Table 7 as a
 # published reference.  Inputs in resources/measured/ (no raw record is

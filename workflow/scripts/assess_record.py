@@ -3,7 +3,7 @@
 Output ``results/assess/records/{structure}/{record}.json``: ``t`` (s),
 ``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m) of the frozen shape at
 each sample (rigid bars, current cable force densities, the record's bar
-multipliers; slack cables out of the stress matrix, the seed's convention),
+multipliers; slack cables out of the stress matrix, the paper's convention),
 the same with suffix ``_tangent`` (slack cables out of ``K_M`` too),
 ``n_slack`` cables, the energies ``E_T``, ``E_Vg``, ``E_Vs`` (J) and the
 sample ``counts`` / ``counts_tangent`` per class.

@@ -1,4 +1,4 @@
-"""A structure rebuilt with steel members at its design prestress (rule assess_steel_design, seed S5).
+"""A structure rebuilt with steel members at its design prestress (rule assess_steel_design, the paper §S5).
 
 Output ``results/assess/steel/{structure}.json``: ``sections`` (``cable_area``
 m^2, ``bar_radius`` m, ``sized_for`` the design utilisations where sized),

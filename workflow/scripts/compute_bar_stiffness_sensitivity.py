@@ -1,4 +1,4 @@
-"""Sensitivity of a record to the bar axial stiffness (rule compute_bar_stiffness_sensitivity; seed §S5).
+"""Sensitivity of a record to the bar axial stiffness (rule compute_bar_stiffness_sensitivity; the paper §S5).
 
 Outputs ``results/values/bar_stiffness_sensitivity.json``
 (:func:`~tensegrity_id.analysis.bar_stiffness.bar_stiffness_sensitivity`):

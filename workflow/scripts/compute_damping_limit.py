@@ -1,4 +1,4 @@
-"""The identifiability limit on axial cable damping (rule compute_damping_limit; seed §4.12).
+"""The identifiability limit on axial cable damping (rule compute_damping_limit; the paper §4.12).
 
 Outputs ``results/values/damping_limit.json``: per measured level (the
 structure's force = transducer force x static factor) the rebuilt simplex's

@@ -3,7 +3,7 @@
 Output ``results/values/grouping_{structure}.json``: the static equilibrium
 sensitivity Gram eigenvalues of the cables, the smallest one with the cable
 group tied, the dynamic Fisher lambda_min without and with the group, and
-the grouped relative Cramér–Rao bounds (seed §3.3).
+the grouped relative Cramér–Rao bounds (the paper §3.3).
 """
 
 from tensegrity_id import structure_from_report

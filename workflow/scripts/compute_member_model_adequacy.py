@@ -1,4 +1,4 @@
-"""Adequacy of the nodal member model (rule compute_member_model_adequacy; seed §2.2, §5).
+"""Adequacy of the nodal member model (rule compute_member_model_adequacy; the paper §2.2, §5).
 
 Outputs ``results/values/member_model_adequacy.json``: ``structures`` (per
 structure, :func:`~tensegrity_id.analysis.member_model.member_model_adequacy`:
@@ -6,7 +6,7 @@ the crossover tension ``T_star_N`` = EI (pi/L)^2, cable axial and transverse
 fundamentals, bar axial fundamentals, the mechanism modes, and over its
 records of the residual's own model the smallest working tension and the share
 of cable-samples below T*), and ``summary`` (ranges over the structures, the
-form the seed quotes: T* about 5e-4 N, cable axial fundamentals near 47 Hz,
+form the paper quotes: T* about 5e-4 N, cable axial fundamentals near 47 Hz,
 transverse 10-36 Hz, mechanism modes near 1.4 Hz).
 """
 

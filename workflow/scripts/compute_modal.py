@@ -5,7 +5,7 @@ constrained linearisation about the prestressed equilibrium, Hz),
 ``frequencies_truss_hz`` (the independently assembled prestressed truss with
 very stiff elastic bars, classical limit, Hz), ``max_rel_difference`` and
 ``geometric_fraction`` per mode (phi^T K_g phi / phi^T H phi = d ln w^2 /
-d ln prestress scale, seed Eq. 10-11; 1 for a pure mechanism mode).
+d ln prestress scale, the paper's Eq. 10-11; 1 for a pure mechanism mode).
 """
 
 import numpy as np

@@ -3,7 +3,7 @@
 Output ``results/values/prism_twist_range.json``: ``twist_min_deg`` and
 ``twist_max_deg`` (degrees) of the interval in which the LP finds a prestress
 with every cable force density >= ``sigma_min`` (N/m) and all bars in
-compression, plus the scan (``scan_deg``, ``scan_feasible``).  Seed §2.3:
+compression, plus the scan (``scan_deg``, ``scan_feasible``).  The paper's §2.3:
 from just above 30 deg to about 58 deg.
 """
 

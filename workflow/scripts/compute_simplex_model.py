@@ -1,4 +1,4 @@
-"""The rebuilt Małyszko–Rutkiewicz simplex (rule compute_simplex_model; seed §4.12).
+"""The rebuilt Małyszko–Rutkiewicz simplex (rule compute_simplex_model; the paper §4.12).
 
 Outputs ``results/values/simplex_model.json``: ``base_to_cross_ratio`` (the
 single self-stress on the rebuilt geometry) and its hand value R / L_cross,

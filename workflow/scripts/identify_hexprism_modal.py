@@ -1,4 +1,4 @@
-"""Modal identification of the hexagonal laboratory prism (rule identify_hexprism_modal; seed §4.10).
+"""Modal identification of the hexagonal laboratory prism (rule identify_hexprism_modal; the paper §4.10).
 
 Outputs ``results/values/hexprism_modal_id.json``: ``ring_tension_N`` (one
 prestress scale fitted to the measured peaks, the peaks matched by order to

@@ -1,9 +1,9 @@
-"""Table 1 of the seed: the benchmark structures (rule make_table1).
+"""Table 1 of the paper: the benchmark structures (rule make_table1).
 
 Outputs ``results/tables/table1.{csv,md}``: columns ``structure``, ``label``,
 ``nodes``, ``bars``, ``cables``, ``mech_dofs`` (free coordinates less one
 length constraint per bar), ``free_free``, ``prestress_source``, and the
-seed's row beside it (``paper_*``, from ``resources/published/table1.csv``).
+the paper's row beside it (``paper_*``, from ``resources/published/table1.csv``).
 """
 
 import pandas as pd

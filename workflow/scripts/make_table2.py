@@ -2,7 +2,7 @@
 
 Outputs ``results/tables/table2.csv`` and ``.md``: columns ``check`` (text),
 ``level`` (the measured worst value, units in the check's text),
-``paper_level`` (the seed's reported value) and ``scope``.  Rows: the
+``paper_level`` (the paper's reported value) and ``scope``.  Rows: the
 physics residual against the simulator's state derivatives (slack included),
 at the exact parameters on the records, and the smoothed law's peak bias
 (from ``results/values/residual_checks.json``); simulator against

@@ -3,7 +3,7 @@
 Outputs ``results/tables/table6.csv`` and ``.md``: per method the largest
 force-density error over identifiable cables and the damper error (%) on the
 taut and on the slack-transition record, wall times (s, this machine), the
-hyperparameter count (the seed's definition), the outcome labels and a note
+hyperparameter count (the paper's definition), the outcome labels and a note
 (LM misfit and spurious flag, PF median effective sample size, PINN steps);
 ``paper_*`` columns give the published values (resources/published/table6.csv).
 """

@@ -1,4 +1,4 @@
-"""Table 7 as a published reference (rule make_table7; seed §4.11).
+"""Table 7 as a published reference (rule make_table7; the paper §4.11).
 
 Outputs ``results/tables/table7.{csv,md}``: per spring case the rig-measured
 knee rate (N/m), the identified knee scale and its error (%), as published,

@@ -1,13 +1,13 @@
-"""Table 8: simplex prestress from the first frequency against the transducers (rule make_table8; seed §4.12).
+"""Table 8 (the paper §4.12; rule make_table8): simplex prestress from the first frequency vs the transducers.
 
 Outputs ``results/tables/table8.{csv,md}`` (per level: measured force and
 scatter, N; first frequency, Hz, and its source, ``record`` or
 ``stand-in``; force predicted from the model slope, the static force factor
-and the joint stiffness fitted leave-one-out; error, N and %; the seed's
+and the joint stiffness fitted leave-one-out; error, N and %; the paper's
 values) and ``results/values/simplex_prestress_id.json`` (the three fits'
 errors: ``model_loo``, ``free_loo`` with both constants free, ``no_constant``;
 the fitted mechanism exponent; ``seed_table8_consistency``, the frequencies the
-seed's Table 8 implies under this model's slope).
+paper's Table 8 implies under this model's slope).
 """
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Table S2 of the seed: the study's parameters as this config sets them (rule make_tableS2).
+"""Table S2 of the paper: the study's parameters as this config sets them (rule make_tableS2).
 
 Outputs ``results/tables/tableS2.{csv,md}``: columns ``group``,
 ``parameter``, ``value`` (with units) and ``source`` (the config key,

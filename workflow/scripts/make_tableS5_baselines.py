@@ -6,7 +6,7 @@ then the classical baselines of ``table_s5_baselines.methods``) the largest
 and mean force-density errors over the identifiable cables (%), the damper
 error (%), their changes against the same method on the matched record
 (``d_*``, percentage points), the re-simulation chi2 per sample, the
-outcome and the wall time per run (s).  The seed runs only the PINN on
+outcome and the wall time per run (s).  The paper runs only the PINN on
 these records; this table is beyond it.
 """
 
@@ -21,5 +21,5 @@ for (row_id, method), p in zip(par.baselines, inp.baselines, strict=True):
     results.setdefault((row_id, method), []).append(read_json(p))
 df = model_form_methods_table(rows, results)
 log.info("\n%s", df.to_string(index=False))
-title = "Table S5, companion: every method on the model-form records (beyond the seed)"
+title = "Table S5, companion: every method on the model-form records (beyond the paper)"
 write_table(df, snakemake.output.csv, snakemake.output.md, title=title)

@@ -1,10 +1,10 @@
-"""Figure 11: the simplex's mechanism law and prestress prediction (rule plot_fig11; seed §4.12).
+"""Figure 11: the simplex's mechanism law and prestress prediction (rule plot_fig11; the paper §4.12).
 
 Outputs ``results/figures/fig11_simplex_law.{pdf,png}``: (a) f1^2 against
 the transducer force with the measured law and the model lines at the
 transducer and the static force, (b) the log-slope against the ideal 1/2,
 (c) predicted against measured forces (Table 8), (d) errors per level beside
-the seed's.
+the paper's.
 """
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Figure 6: the zero-gravity prism series (rule plot_fig6, seed §4.6).
+"""Figure 6: the zero-gravity prism series (rule plot_fig6, the paper §4.6).
 
 Outputs ``results/figures/fig6_prism_series.{pdf,png}`` and
 ``results/values/fig6_prism_series.json`` (every number drawn:

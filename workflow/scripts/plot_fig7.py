@@ -1,4 +1,4 @@
-"""Figure 7: the two-span bridge's taut and slack-transition identifications (rule plot_fig7, seed §4.7).
+"""Figure 7: the two-span bridge's taut and slack-transition identifications (rule plot_fig7, the paper §4.7).
 
 Outputs ``results/figures/fig7_bridge.{pdf,png}`` and
 ``results/values/fig7_bridge.json``: per record the per-cable force-density

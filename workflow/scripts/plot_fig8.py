@@ -1,4 +1,4 @@
-"""Figure 8: modal identification of the hexagonal laboratory prism (rule plot_fig8; seed §4.10).
+"""Figure 8: modal identification of the hexagonal laboratory prism (rule plot_fig8; the paper §4.10).
 
 Outputs ``results/figures/fig8_hexprism.{pdf,png}``: (a) the rebuilt prism,
 (b) the model's frequency lines against the ring tension with the four

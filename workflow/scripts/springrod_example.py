@@ -5,8 +5,8 @@ Outputs
   ``K_over_M`` and ``c_over_M`` (1/s^2, 1/s) with errors (%), and per black-box
   method (``lbfgsb``, ``cmaes``) the ``(K, c)`` of every trajectory, their
   mean and std, success fraction (both within 5 %), seconds per iteration.
-* ``results/tables/springrod.csv`` / ``.md``: one row per method with the
-  seed's published Appendix A values alongside.
+* ``results/tables/springrod.csv`` / ``.md``: one row per method with
+  seed 001's published Appendix A values alongside.
 """
 
 import pandas as pd

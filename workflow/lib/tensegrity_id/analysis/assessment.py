@@ -1,6 +1,6 @@
-"""Structural assessment of a prestress: stability class, margin and member utilisations (seed §3.5, §S5).
+"""Structural assessment of a prestress (the paper §3.5, §S5): stability class, margin, member utilisations.
 
-Tangent stiffness (seed Eq. 14)
+Tangent stiffness (the paper's Eq. 14)
     ``K_t = K_M + K_G`` about the prestressed equilibrium, on the free
     coordinates.  ``K_M = sum_m (E_m A_m / l_m) u_m u_m^T`` (member extension;
     ``D = diag(E A / l)``) and ``K_G = S = sum_m sigma_m C_m`` with ``C_m`` the
@@ -38,7 +38,7 @@ Connelly's condition
     nullity ``d + 1``, and the stressed member directions on no conic at
     infinity (:func:`tensegrity_id.analysis.stability.connelly_conditions`).
 
-Classification (seed §S5)
+Classification (the paper §S5)
     With ``tol = tol_rel * ||K_G||_2`` (plus the round-off level of ``K_t``):
     super-stable when ``lambda_min(K_t) > tol`` and ``lambda_min(K_G) >= -tol``
     (the stress matrix, bars included, positive semi-definite on the free
@@ -52,17 +52,17 @@ Strength
     Cable tension ``T = sigma l`` against ``A_c * allowable`` (``U_c``); strut
     compression ``C = -sigma_b l_b`` against the smaller of yield ``A_b f_y`` and
     Euler buckling ``pi^2 E_b I / (K l)^2`` with ``I = pi R^4 / 4``, ``K = 1``
-    (``U_b``).  Material library (Ma et al., seed Table S2): Q345 bars
+    (``U_b``).  Material library (Ma et al., the paper's Table S2): Q345 bars
     ``E = 206 GPa``, yield 300 MPa; wire-rope cables ``E = 76 GPa``, allowable
     600 MPa.  The cable area is ``EA / E_c`` unless given.
 
-Steel design (seed §S5, the X2 frame rebuilt with steel members)
+Steel design (the paper §S5, the X2 frame rebuilt with steel members)
     :func:`steel_design` takes the structure's zero-gravity self-stress (the
     minimum-total-force-density LP, which is the self-stress itself where
     there is only one), scales it to a design maximum cable tension, gives
     the members the library's steel (uniform cable area, solid bars of one
     radius, density 7850 kg/m^3) and traces class, margin and utilisations as
-    the prestress is raised.  The seed states neither section: they are
+    the prestress is raised.  The paper states neither section: they are
     either given or sized (:func:`size_sections`) so that the governing cable
     and strut carry stated design utilisations at the design tension — in
     that case the design-point utilisations are inputs, not results.
@@ -145,7 +145,7 @@ def lowest_frequency(structure: Structure, *, bars: str = "rigid") -> tuple[floa
 
     The first uses :func:`stiffness` (the assessment's own reduction); the
     second :func:`tensegrity_id.mechanics.modal.constrained_modes` (the dynamics'
-    linearisation): agreement checks the two formulations (seed §S5: 0.2 %).
+    linearisation): agreement checks the two formulations (the paper §S5: 0.2 %).
     """
     from scipy.linalg import eigh
 
@@ -181,7 +181,7 @@ def class_along_record(structure: Structure, record: dict, *, stride: int = 1, t
     ``E_Vs``).  At each sample the tangent stiffness is built at the current
     shape with the current cable force densities (slack cables drop out of
     the stress matrix) and the bar multipliers of the record: ``class``,
-    ``lambda_min``, ``lambda_min_KG`` and ``counts`` with the seed's
+    ``lambda_min``, ``lambda_min_KG`` and ``counts`` with the paper's
     convention (slack cables keep their axial stiffness), the same with
     suffix ``_tangent`` with slack cables out of ``K_M`` as well (see
     :func:`stiffness`).
@@ -213,7 +213,7 @@ def class_along_record(structure: Structure, record: dict, *, stride: int = 1, t
 
 
 def error_propagation(structure: Structure, result: dict, *, bars: str = "rigid") -> dict:
-    """Margin and utilisation errors when identified force densities replace the exact ones (seed Table 9).
+    """Margin and utilisation errors when identified force densities replace exact ones (the paper's Table 9).
 
     ``result``: an identification result record (``identified.sigma``,
     ``exact.sigma``, ``errors.sigma_max_pct``).  Undetermined cables

@@ -1,4 +1,4 @@
-"""How much a record says about the bar axial stiffness (seed §S5).
+"""How much a record says about the bar axial stiffness (the paper §S5).
 
 With elastic bars the record depends on ``EA_bar``; this module measures how
 much, and where in frequency.  For each bar modulus the elastic-bar generator

@@ -1,6 +1,6 @@
 """Identifiability before inversion: structural counts, Fisher information, CRLB.
 
-Structural identifiability (seed §3.3, Table S3 "Resolvable")
+Structural identifiability (the paper §3.3, Table S3 "Resolvable")
     The cable force densities enter the nodal balance linearly through the
     cable columns ``A_c`` of the equilibrium matrix on the free coordinates.
     A cable whose two ends are both restrained has an identically zero
@@ -10,7 +10,7 @@ Structural identifiability (seed §3.3, Table S3 "Resolvable")
     at the reference configuration.  The number of cables determined at
     first order is ``rank A_c``.
 
-Fisher information (seed Eq. 8)
+Fisher information (the paper's Eq. 8)
     With sensor sensitivities ``S(t) = d a_sensors(t) / d theta`` (central
     finite differences of the verified forward model, relative step 1e-3
     floored at 1e-6) and per-channel noise ``s_n,i`` (2 % of the channel's
@@ -82,7 +82,7 @@ def parameter_vector(dyn: Dynamics, theta: tuple[str, ...] = ("sigma", "c")) -> 
     """theta = (sigma_1..n, c[, EA_1..n]) at the dynamics' values, with names.
 
     The damping is one coefficient shared by all cables (as identified in the
-    seed); ``EA`` is per cable.
+    paper); ``EA`` is per cable.
     """
     vals, names = [], []
     for p in theta:
@@ -180,7 +180,7 @@ def fisher_information(S: np.ndarray, noise_std: np.ndarray) -> np.ndarray:
 
     Channels without signal (zero RMS, hence zero noise level) are left out:
     they carry no information, as the two channels on the locked top node of
-    the bridge in the seed's §4.7.
+    the bridge in the paper's §4.7.
     """
     act = active_channels(noise_std)
     W = S[:, act, :] / np.asarray(noise_std, float)[act][None, :, None]
@@ -194,7 +194,7 @@ def fisher_summary(J: np.ndarray, theta0: np.ndarray, names: list[str], *, null_
     A direction is near-null when its eigenvalue is below ``null_tol`` times
     the median eigenvalue (the median, not the largest, because on
     slack-transition records central differences across shifted transition
-    instants inflate the largest eigenvalues, as the seed notes for its
+    instants inflate the largest eigenvalues, as the paper notes for its
     slack-record bounds); the parameters carrying most of the weight of the
     near-null eigenvectors are removed, and the bounds come from the inverse
     of the remaining (identifiable) block.

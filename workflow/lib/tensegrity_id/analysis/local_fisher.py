@@ -11,7 +11,7 @@ number of the identifiable block, smallest eigenvalue, worst relative
 Cramér–Rao bound and its parameter, near-null members) is what the
 silent-failure table reports: a silent failure that lands in a region where
 the record is locally uninformative shows it here; one that lands in a
-well-conditioned region does not (the seed's §3.3 remark that a local
+well-conditioned region does not (the paper's §3.3 remark that a local
 Fisher analysis cannot rule out practical non-uniqueness).
 """
 

@@ -1,4 +1,4 @@
-"""Adequacy of the nodal member model (seed §2.2 and §5).
+"""Adequacy of the nodal member model (the paper §2.2 and §5).
 
 The identification treats cables as massless chords and bars as rigid links,
 so a member's own dynamics is discarded.  This module measures how far that
@@ -18,7 +18,7 @@ and over its records:
 The cable section is solid and round of radius ``radius`` (the benchmarks'
 1 mm, :data:`~tensegrity_id.mechanics.generators.CABLE_RADIUS`); the modulus
 follows from the structure's ``cable_EA``; the linear density is the one the
-cable-mass generator derives from the seed's 1.2 % of the structural mass
+cable-mass generator derives from the paper's 1.2 % of the structural mass
 (:func:`~tensegrity_id.mechanics.model_form.cable_mass_matrix`).  Bar axial
 fundamentals use the bars' modulus ``E_bar`` (the elastic-bar generator's
 default) and their density from mass and section, as a free-free rod,

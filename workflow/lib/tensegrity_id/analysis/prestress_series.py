@@ -1,4 +1,4 @@
-"""Frequency against prestress level, and member grouping (seed §3.3, §4.6).
+"""Frequency against prestress level, and member grouping (the paper §3.3, §4.6).
 
 :func:`modal_series` follows the constrained frequencies of a zero-gravity
 form as its self-stress is scaled, and fits ``ln f`` against ``ln s`` per

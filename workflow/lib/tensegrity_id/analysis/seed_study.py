@@ -1,4 +1,4 @@
-"""Repeated identifications against the Cramér–Rao bound: bias and scatter, separately (seed §4.8).
+"""Repeated identifications against the Cramér–Rao bound: bias and scatter, separately (the paper §4.8).
 
 Each seed of a physics-informed run draws a new noise realisation and a new
 network initialisation.  Over the seeds of one record this module reports,
@@ -6,7 +6,7 @@ per identifiable parameter, the seed mean, its bias from the exact value
 (absolute and %), the seed-to-seed standard deviation (ddof 1), the
 Cramér–Rao bound of the record's Fisher information at the exact values,
 their ratio (the efficiency gap; 1 for an efficient estimator) and the bias
-in units of the scatter.  The seed's reading: scatter 2.7–8.3 × CRLB, bias
+in units of the scatter.  The paper's reading: scatter 2.7–8.3 × CRLB, bias
 2–4 %, each bias about an order above its own scatter, i.e. the error is
 mostly bias, which an interval built from repeated fits would not capture.
 """

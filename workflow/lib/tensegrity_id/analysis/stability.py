@@ -1,4 +1,4 @@
-"""Stability and strength primitives of a prestress: tangent stiffness, class, utilisations (seed §3.5, §S5).
+"""Stability and strength of a prestress (the paper §3.5, §S5): tangent stiffness, class, utilisations.
 
 The definitions (tangent stiffness with rigid or flexible bars, the
 classification tolerance, the strength checks and the material library) are
@@ -43,7 +43,7 @@ MATERIALS = {
     "q345": {"E": 206e9, "yield": 300e6},
     "wire_rope": {"E": 76e9, "allowable": 600e6},
 }
-"""Member materials of the seed's library: Pa."""
+"""Member materials of the paper's library: Pa."""
 
 STEEL_DENSITY = 7850.0
 """kg/m^3, structural steel (EN 1993-1-1, 3.2.6): the steel design's bar mass."""
@@ -96,7 +96,7 @@ def stiffness(
     ``q_free`` and ``taut`` evaluate a frozen configuration of a record (the
     cable force densities then follow from the current lengths; pass the
     record's bar multipliers as ``bar_sigma``).  A slack cable drops out of
-    the stress matrix; with ``slack="stress"`` (the seed's convention, §S5)
+    the stress matrix; with ``slack="stress"`` (the paper's convention, §S5)
     it keeps its axial stiffness ``EA/l`` in ``K_M`` (it resists the
     re-extension that would make it taut), with ``slack="tangent"`` it drops
     out of ``K_M`` too (the one-sided tangent of the tension-only law at
@@ -329,7 +329,7 @@ def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:
 
 
 def utilisations(structure: Structure, sigma, bar_sigma, *, cable_area=None, materials=None) -> dict:
-    """Cable and strut utilisations (seed §S5): ``U_c`` per cable, ``U_b`` per bar and their maxima."""
+    """Cable and strut utilisations (the paper §S5): ``U_c`` per cable, ``U_b`` per bar and their maxima."""
     mat = {**MATERIALS, **(materials or {})}
     c, b = mat["wire_rope"], mat["q345"]
     sigma = np.asarray(sigma, float)

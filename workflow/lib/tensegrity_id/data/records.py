@@ -196,7 +196,7 @@ def amplitude_for_transitions(
 ) -> dict:
     """A forcing amplitude whose record has ``target`` taut-slack transitions.
 
-    For records whose transition count the seed states but whose amplitude it
+    For records whose transition count the paper states but whose amplitude it
     does not.  The count is a step function of the amplitude and not
     monotonic (one more cable touching slack adds several transitions at
     once), so: the count is scanned on a geometric grid of ``n_scan``

@@ -1,4 +1,4 @@
-"""Sensor data: noisy accelerations at instrumented coordinates (seed §2.4).
+"""Sensor data: noisy accelerations at instrumented coordinates (the paper §2.4).
 
 A sensor protocol (config ``protocols`` entry)::
 

@@ -24,7 +24,7 @@ Result record (``results/identify/{method}/{structure}/{record}/...json``)
     fit metrics and ``n_transitions`` of each record), ``n_transitions``,
     ``outcome`` with ``outcome_rule`` (``diverged`` for a run stopped by a
     non-finite loss), ``wall_s``, ``n_forward_simulations``,
-    ``n_hyperparameters`` (the seed's Table 6 definition), ``options``, and
+    ``n_hyperparameters`` (the paper's Table 6 definition), ``options``, and
     method-specific extras (``bounds`` for a measured record or a fitted
     force scale; ``starts`` with each start's errors).  Metrics are defined in
     :mod:`tensegrity_id.identify.scoring`.
@@ -56,9 +56,9 @@ __all__ = [
 
 
 SIGMA0 = 10.0
-"""Initial guess of every cable force density, N/m (seed Table S2): the one default."""
+"""Initial guess of every cable force density, N/m (the paper's Table S2): the one default."""
 C0 = 0.3
-"""Initial guess of the damper coefficient, N s/m (seed Table S2): the one default."""
+"""Initial guess of the damper coefficient, N s/m (the paper's Table S2): the one default."""
 
 
 @dataclass
@@ -107,7 +107,7 @@ class IdentificationProblem:
         Initial guesses (Table S2: 10 N/m and 0.3 N s/m).
     lambda0 : ndarray, optional
         Nominal static bar multipliers (N/m) for methods that start a
-        multiplier estimate at static equilibrium (the seed's PINN uses the
+        multiplier estimate at static equilibrium (the paper's PINN uses the
         exact prestress of a synthetic benchmark for this initialisation only).
     seed : int
         Training seed: network initialisation and noise realisation.
@@ -155,7 +155,7 @@ class IdentificationMethod:
     name = "base"
     n_hyperparameters = 0
     """Numeric or structural choices that are neither properties of the structure
-    or record nor convergence tolerances (the seed's Table 6 definition)."""
+    or record nor convergence tolerances (the paper's Table 6 definition)."""
 
     defaults: dict | None = None
     """Option names and default values; when set, unknown options are refused."""

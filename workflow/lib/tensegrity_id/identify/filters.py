@@ -1,4 +1,4 @@
-"""Recursive Bayesian baselines (seed §3.4, §4.8): a joint state–parameter UKF and a PF around an EnKF.
+"""Recursive Bayesian baselines (the paper §3.4, §4.8): a joint state–parameter UKF and a PF around an EnKF.
 
 Both filters estimate the parameters ``theta = (log sigma_1..n, log c)``
 together with the free coordinates and velocities of the structure from the
@@ -283,7 +283,7 @@ class JointUKF(IdentificationMethod):
 
     Hyperparameters (Table 6 definition): the shared initial guess, alpha,
     beta, kappa, p0_state, p0_theta, q_state, q_theta, the number of passes,
-    the eigenvalue bounds and the clipping bounds — 11, as in the seed; the
+    the eigenvalue bounds and the clipping bounds — 11, as in the paper; the
     RK4 step is tied to the sensor interval (``n_sub``) and treated as an
     integrator accuracy setting.
     """
@@ -401,7 +401,7 @@ class EnKFParticleFilter(IdentificationMethod):
 
     Hyperparameters (Table 6 definition): the shared initial guess,
     n_particles, prior_std, q_state, jitter and resample_fraction — 6, as in
-    the seed (``n_sub`` as for the UKF).
+    the paper (``n_sub`` as for the UKF).
     """
 
     name = "pf_enkf"

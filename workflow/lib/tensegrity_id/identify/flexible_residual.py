@@ -1,4 +1,4 @@
-"""The equation-of-motion residual with elastic bars (seed §S5, Table 2 row 6).
+"""The equation-of-motion residual with elastic bars (the paper §S5, Table 2 row 6).
 
 The rigid-bar residual (:class:`~tensegrity_id.identify.residual.Residual`)
 closes the balance with bar multipliers and constrains the bar lengths.  With

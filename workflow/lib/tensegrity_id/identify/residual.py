@@ -1,4 +1,4 @@
-"""The equation-of-motion and bar residuals (seed Eq. 6), batched in PyTorch.
+"""The equation-of-motion and bar residuals (the paper's Eq. 6), batched in PyTorch.
 
 The physics-informed identification evaluates the equations of motion of
 :mod:`tensegrity_id.mechanics.dynamics` on network outputs instead of integrating
@@ -12,17 +12,17 @@ operator comes from :class:`~tensegrity_id.mechanics.dynamics.Dynamics` (the con
 mass matrix, gravity, the cable and bar incidence matrices, the supports)
 and the cable law from :mod:`tensegrity_id.mechanics.cables`; this module holds no
 second copy of either.  The force densities enter ``f_s`` linearly, so
-``d r / d sigma_k`` is closed-form (seed §3.3).
+``d r / d sigma_k`` is closed-form (the paper §3.3).
 
 Cable laws (``law``):
 
 ``"exact"``
-    The tension-only law of seed Eq. 4; the taut set is ``l > L0`` or given.
+    The tension-only law of the paper's Eq. 4; the taut set is ``l > L0`` or given.
 ``"smooth"``
     The softplus law at sharpness ``beta`` with the sigmoid damper switch
-    (seed §3.1.3), used for training.
+    (the paper §3.1.3), used for training.
 ``"tension"``
-    The complementarity treatment (seed §S1): the cable term uses a given
+    The complementarity treatment (the paper §S1): the cable term uses a given
     tension ``T_k`` as the force density ``T_k / l_k``; the damper acts
     while ``l > L0``.
 
@@ -97,7 +97,7 @@ class Residual:
         return v.reshape(v.shape[:-1] + (self.n, self.dim))
 
     def members(self, sigma, EA=None):
-        """Stiffness K and rest length L0 of the cables (member convention of seed §2.2)."""
+        """Stiffness K and rest length L0 of the cables (member convention of the paper's §2.2)."""
         p = MemberParameters(sigma=sigma, c=None, EA=self.EA_nominal if EA is None else EA, L_ref=self.L_ref)
         return p.K, p.L0
 
@@ -173,7 +173,7 @@ class Residual:
         return (b * b).sum(-1) / self.bar_length_sq - 1.0
 
     def ncp(self, q_f, tension, sigma, EA=None, *, tension_scale: float, slack_scale):
-        """Fischer-Burmeister complementarity residual of the cables (seed §S1), shape (..., n_cables).
+        """Fischer-Burmeister complementarity residual of the cables (the paper §S1), shape (..., n_cables).
 
         ``phi(T / T_s, g / g_s)`` with the elastic slackness ``g = L0 - l + T/K``;
         zero iff ``T >= 0, g >= 0, T g = 0`` (taut and elastic, or slack and

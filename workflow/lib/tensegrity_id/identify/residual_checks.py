@@ -1,4 +1,4 @@
-"""Residual verification over a set of records (seed Table 2 rows 1-3 and 6; rule verify_residual).
+"""Residual verification over a set of records (the paper's Table 2 rows 1-3 and 6; rule verify_residual).
 
 :func:`check_record` runs the residual checks of one stored record;
 :func:`summarise` reduces the rows to the worst levels that Table 2 quotes.

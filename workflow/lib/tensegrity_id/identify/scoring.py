@@ -1,4 +1,4 @@
-"""Scoring a finished identification: the paper's metrics and outcome labels (seed §4.2-4.3).
+"""Scoring a finished identification: the paper's metrics and outcome labels (§4.2-4.3).
 
 :func:`score_result` turns a method's fit into the result record (listed in
 :mod:`tensegrity_id.identify.base`): the parameter errors, the fit metrics,
@@ -14,7 +14,7 @@ Fit metrics (these measure agreement with data, not identification)
     ``held_out_ratio``: mean squared misfit of the predicted sensor
     accelerations to the noisy data on the held-out samples over that on the
     training samples (the 70/30 time split of the sensor protocol; the
-    seed's diagnostic).  ``held_out_misfit_pct``: RMS misfit on the held-out
+    paper's diagnostic).  ``held_out_misfit_pct``: RMS misfit on the held-out
     samples in % of the RMS measured signal there (noise included, so about
     the noise level, 2 %, for a good fit).  ``held_out_excess_pct``: the
     part of that misfit beyond the sensors' stated noise floor,
@@ -43,11 +43,12 @@ Outcome rule (thresholds from the config, defaults below)
     the largest force-density error over identifiable cables, ``identified``
     (at most ``identified_pct``, 5 %), ``partial`` (at most ``partial_pct``,
     30 %) or ``silent failure`` (a good fit with wrong parameters).  The
-    thresholds sit between the seed's successful runs (errors of a few %,
+    thresholds sit between the paper's successful runs (errors of a few %,
     reconstruction below 12 %) and its failures (errors of 80 % and more,
     reconstruction of 37 % and more).  The held-out *ratio* is reported but
     not used: its baseline depends on how closely the network interpolates
-    the noise at the training samples (see the README), so a held-out misfit
+    the noise at the training samples (docs/results/identification.md, 'The
+    held-out ratio and the Fourier basis'), so a held-out misfit
     measured against the signal is the portable flag.  It is taken beyond
     the noise floor, so that a well-fitted record at 8 or 10 % sensor noise
     (held-out misfit about 8-10 % of the signal by the noise alone) is not
@@ -299,7 +300,7 @@ def resimulation_chi2(sensors: dict, rec_sim) -> float | None:
     ``mean(((a_sim - a_meas) / s_n)^2)`` over the kept samples (training and
     held-out) and channels with a nonzero noise level: about 1 when the
     identified model explains the record to the noise floor, and needs no
-    exact parameters (seed §4.3 leaves silent failures undetectable without
+    exact parameters (the paper §4.3 leaves silent failures undetectable without
     them; this is one of the signals offered here).  ``None`` without sensor
     data, ``inf`` when the re-simulation failed.
     """

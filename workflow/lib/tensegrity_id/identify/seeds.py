@@ -1,4 +1,4 @@
-"""Seed-group statistics: the spread of repeated identifications that differ only in their seed (seed §4.8).
+"""Seed-group statistics (the paper §4.8): the spread of identifications that differ only in their seed.
 
 A seed group is a set of result records (:mod:`tensegrity_id.identify.base`)
 of one method, structure, record, protocol and settings, one per seed

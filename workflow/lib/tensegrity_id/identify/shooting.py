@@ -1,4 +1,4 @@
-"""Levenberg–Marquardt shooting: time-domain model updating with the forward solver (seed §3.4, §4.8).
+"""Levenberg–Marquardt shooting: time-domain model updating with the forward solver (the paper §3.4, §4.8).
 
 Unknowns ``theta = (log sigma_1..n, log c)`` (one damper coefficient shared
 by the cables, as in the PINN).  Every residual evaluation is a full forward
@@ -16,7 +16,7 @@ by forward differences with SciPy's own step rule, ``h_j = diff_step *
 max(1, |theta_j|)`` in the log-parameters, default ``diff_step = sqrt(eps)``
 (SciPy's default for "2-point"), computed here so that its columns can run
 on several workers.  The step matters on slack-transition records: on the
-X1 slack record the search from the seed's guess reaches the noise floor with
+X1 slack record the search from the paper's guess reaches the noise floor with
 steps 1.5e-8 and 1e-5 and stops in different spurious minima with 1e-6,
 1e-4 and 1e-3 (rule ``baseline_variants``, study ``lm_diff_step``); SciPy's default is kept as the
 standard choice.
@@ -279,7 +279,7 @@ def misfit_landscape(
 class PINNThenLM(LMShooting):
     """Levenberg-Marquardt shooting started from a physics-informed estimate (``pinn_lm``).
 
-    A hybrid beyond the seed (issue 16 §4): the PINN's identified force
+    A hybrid beyond the paper (issue 16 §4): the PINN's identified force
     densities and damper (option ``start_from = {"sigma": [...], "c": ...}``,
     the ``identified`` block of its result record; undetermined cables take
     the problem's guess) start the same shooting search as ``lm_shooting``,

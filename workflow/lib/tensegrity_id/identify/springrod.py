@@ -3,7 +3,7 @@
 System (seed 001, §4 and Appendix A)
     One rigid rod, length 2 m, mass M = 10 kg, held by two linear springs
     from fixed nails to its two ends; spring rest lengths 1 m and 1.414 m; no
-    gravity; ground truth K = 100 N/m, c = 10 N s/m for both springs.  The seed
+    gravity; ground truth K = 100 N/m, c = 10 N s/m for both springs.  Seed 001
     does not give the nail positions; here the rod lies on the x axis at rest
     (ends at x = -1 and +1 m) with nail 1 at (-2, 0, 0) and nail 2 at
     (2, 1, 0), so both springs are at their rest lengths (1 and sqrt 2 m) in

@@ -2,7 +2,7 @@
 
 With member vector ``s_k = Y_k q`` (``x_j - x_i`` for cable ``k = (i, j)``),
 length ``l_k = |s_k|``, rest length ``L0_k`` and stiffness ``K_k`` the force
-density is (seed Eq. 4)
+density is (the paper's Eq. 4)
 
     sigma_k(l) = K_k (1 - L0_k / l)   if l > L0_k   (taut),
                = 0                    otherwise      (slack),
@@ -15,7 +15,7 @@ with force ``c_k dl/dt`` along the cable, i.e. a damping force density
 
     f = -sum_k (sigma_k + c_k l'_k / l_k) Y_k^T Y_k q .
 
-Smoothed law (seed §3.1.3).  In the strain coordinate ``e = 1 - L0/l`` the
+Smoothed law (the paper §3.1.3).  In the strain coordinate ``e = 1 - L0/l`` the
 exact force density is the ramp ``K max(e, 0)``; the physics-informed
 identification trains with its softplus smoothing
 

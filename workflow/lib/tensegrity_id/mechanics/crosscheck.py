@@ -9,8 +9,8 @@ Two comparisons per record, both on the same structure, prestress and forcing:
   manifold; the nodal accelerations of the saddle-point system
   (:class:`~tensegrity_id.mechanics.dynamics.Dynamics`) and of the
   quaternion equations (``a'' + alpha b''``) are compared.  This is the
-  seed's "reproduces the state derivatives of an independent code" check
-  (seed 000 §2.1: 1e-14 against STEDY); its floor is round-off.
+  paper's "reproduces the state derivatives of an independent code" check
+  (the paper §2.1: 1e-14 against STEDY); its floor is round-off.
 * **Trajectories.**  Both models integrated from rest with the same tight
   tolerances through their own taut-slack events: the largest node-position
   difference over the record (m, and relative to the largest node

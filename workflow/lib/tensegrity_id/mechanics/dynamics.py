@@ -1,6 +1,6 @@
 """Constrained Cartesian dynamics of tensegrities with rigid bars.
 
-Formulation (Goyal & Skelton 2019, as in the STEDY code; the seed's text
+Formulation (Goyal & Skelton 2019, as in the STEDY code; the paper's text
 omits the printed equations, so the derivation is written out here).
 
 Coordinates and mass

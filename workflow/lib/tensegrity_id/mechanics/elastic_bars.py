@@ -1,4 +1,4 @@
-"""Elastic-bar forward model: a generator the rigid-bar residual cannot represent (seed §S5, §S6).
+"""Elastic-bar forward model: a generator the rigid-bar residual cannot represent (the paper §S5, §S6).
 
 The rigid-bar records (:mod:`~tensegrity_id.mechanics.dynamics`,
 :mod:`~tensegrity_id.mechanics.simulate`) keep every bar length by a Lagrange

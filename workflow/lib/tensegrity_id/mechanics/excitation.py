@@ -1,4 +1,4 @@
-"""The excitation suite of seed §2.4: known external forcing f_ext(t).
+"""The excitation suite of the paper's §2.4: known external forcing f_ext(t).
 
 Every forcing is a set of driven coordinates, each with a scalar signal
 (newtons).  The random classes are generated from a fixed dataset seed on a
@@ -192,7 +192,7 @@ def sampled_forcing(t, coords, samples, *, source: str = "") -> Forcing:
     unknown either way, and a kink at every sample makes the adaptive
     integrator's steps, and so a finite-difference Jacobian of the
     simulated response (LM shooting, the bounds), jump with the
-    parameters (on the X1 round trip, LM from the seed's guess stalled at
+    parameters (on the X1 round trip, LM from the paper's guess stalled at
     a misfit of 5e4 noise variances with linear interpolation).
 
     ``samples`` has shape (n_t, n_driven) (N); the specification stored with

@@ -1,6 +1,6 @@
 """Prestress feasibility of the gravity-loaded triplex prism against twist.
 
-Seed §2.3: with the base pinned, gravity on and every cable force density at
+The paper's §2.3: with the base pinned, gravity on and every cable force density at
 least ``sigma_min``, the LP of :func:`tensegrity_id.mechanics.statics.prestress_lp`
 finds a prestress with all bars in compression from just above the 30 deg
 self-stress twist to about 58 deg, and none outside.  This module scans the

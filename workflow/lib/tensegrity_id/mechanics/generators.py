@@ -6,7 +6,7 @@ properties default to the synthetic benchmarks of Table S2: cables of radius
 1 mm and modulus 70 MPa (``EA = 70e6 * pi * 1e-6 = 219.9 N``) with
 ``c = 1 N s/m``; rigid bars of radius 5 cm and density 500 kg/m^3.
 
-Where the seed gives no geometry, the choice made here is stated in the
+Where the paper gives no geometry, the choice made here is stated in the
 generator's docstring together with its source; the Maxwell counts of every
 form are those of Table S3 (checked by the tests).
 """
@@ -64,18 +64,18 @@ def xframe(
     extra_pinned_columns=(),
     members: dict | None = None,
 ) -> Structure:
-    """Planar X_n frame: ``n`` Snelson X-modules chained along x (seed §2.3).
+    """Planar X_n frame: ``n`` Snelson X-modules chained along x (the paper §2.3).
 
     Columns ``j = 0..n`` stand at ``x = j * width``; node ``2j`` is the base
     node and ``2j + 1`` the top node of column ``j`` (so the top node of the
     middle column of X2 is node 3, locked by its two bars to the pinned
-    supports, as in the seed).  Module ``j`` has the two diagonals as bars,
+    supports, as in the paper).  Module ``j`` has the two diagonals as bars,
     ``(2j, 2j+3)`` and ``(2j+1, 2j+2)``.  Cables are listed as the base chord
     ``(2j, 2j+2)``, then the top chord ``(2j+1, 2j+3)``, then the verticals
     ``(2j, 2j+1)``: ``2(n+1)`` nodes, ``2n`` bars, ``3n + 1`` cables.  The two
     end base nodes are pinned; motion is confined to the plane.
 
-    The seed calls the frames "staircases" of X-modules without giving
+    The paper calls the frames "staircases" of X-modules without giving
     coordinates beyond the 1 m x 1 m module (bars are the 1.414 m
     diagonals); modules are chained here on one level, which gives the
     node, bar, cable and DOF counts of Table 1 and the Maxwell counts of
@@ -113,7 +113,7 @@ def xframe(
 def x5_bridge(*, interior_column: int = 2, name: str = "x5_bridge", **kwargs) -> Structure:
     """Two-span bridge: the X5 frame with one intermediate base node pinned.
 
-    The seed pins "one intermediate base node" and notes that the top-chord
+    The paper pins "one intermediate base node" and notes that the top-chord
     node next to that support is held by its two bars to pinned base nodes.
     With the module layout of :func:`xframe` this holds for the base node of
     column 2 (or, mirrored, 3); column 2 is used: spans of two and three
@@ -185,11 +185,11 @@ def hexprism(
     bar_mass: float = 0.0423,
     name: str = "hexprism",
 ) -> Structure:
-    """Hexagonal laboratory prism of Huang et al. (seed §4.10), free-free.
+    """Hexagonal laboratory prism of Huang et al. (the paper §4.10), free-free.
 
     Published values used: ``EA = 379 N``, bar mass 42.3 g, design ring
     tension 10 N, vertical-cable tension 11.88 N under the single
-    self-stress mode.  The seed does not reprint the coordinates, so the
+    self-stress mode.  The paper does not reprint the coordinates, so the
     two lengths are recovered from two further published statements:
 
     * the shortest (ring) cable has 14.4 mm of prestretch at 10 N:
@@ -312,7 +312,7 @@ def class1_cell(*, bar_length: float = 1.0, members=None, name="class1_cell"):
 
     The expanded-octahedron topology form-found by the force density method
     with the eight octant triangles in two tetrahedral groups (alternate
-    octants at force density 1 and 2).  The seed names a "class-1 cell"
+    octants at force density 1 and 2).  The paper names a "class-1 cell"
     without geometry; this choice is a distinct class-1 form with the Table
     S3 counts (one self-stress, one mechanism).
     """
@@ -337,7 +337,7 @@ def octahedral_cell(*, bar_length: float = 1.0, members=None, name="octahedral_c
     Topology: a hexagonal prism (bars base ``i`` to top ``i``) with base and
     top rings, cross cables base ``i`` to top ``i + 1`` and diametral
     cables base ``i`` to top ``i + 3``; form-found by the force density
-    method (rings 1, cross 3, diametral 1).  The seed names an "octahedral
+    method (rings 1, cross 3, diametral 1).  The paper names an "octahedral
     cell" with 30 members, two self-stress states and two mechanisms
     (Table S3) without geometry; this super-stable form has those counts.
     """
@@ -359,7 +359,7 @@ def dome(*, bar_length: float = 1.0, members=None, name="dome"):
     and ``B_i-C_i`` meet at the class-2 joints B.  Cables: the apex triangle,
     ``A_i-C_i``, and ``B_i-C_{i+1}``, ``B_i-C_{i+2}``.  Form-found by the
     force density method (apex triangle and ``A-C`` at 1, ``B-C`` at 2).  The
-    seed names a "dome" without geometry; this super-stable form has the
+    paper names a "dome" without geometry; this super-stable form has the
     Table S3 counts (one self-stress, four mechanisms).
     """
     A, B, C = [0, 1, 2], [3, 4, 5], [6, 7, 8]
@@ -402,7 +402,7 @@ def two_stage_tower(
     from every lower-level node, one cable to each of the two neighbouring
     upper-level nodes (``B_i-M_{i+1}``, ``B_i-M_{i-1}``, likewise M to T):
     9 nodes, 6 bars, 21 cables, no mechanism (Table S3).  Geometry chosen
-    here, since the seed gives none: the default twist of 165 deg per stage
+    here, since the paper gives none: the default twist of 165 deg per stage
     makes the bars the long near-diametral members; a prestress with every
     cable in tension exists for stage twists above about 151 deg.
     """

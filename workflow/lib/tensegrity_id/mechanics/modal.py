@@ -50,7 +50,7 @@ def stiffness_split(dyn: Dynamics, q_free=None, lam=None, taut=None) -> tuple[np
 
     ``K_e = sum_cables EA s s^T / l^3`` (member extension) and
     ``K_g = sum_cables sigma I + sum_bars lambda I`` (linear in the force
-    densities, seed Eq. 9); ``H = K_e + K_g``.  Defaults: the reference
+    densities, the paper's Eq. 9); ``H = K_e + K_g``.  Defaults: the reference
     configuration and the static multipliers.
     """
     q_free = dyn.q0[dyn.free] if q_free is None else q_free
@@ -105,7 +105,7 @@ def constrained_modes(dyn: Dynamics):
 
 
 def geometric_fractions(dyn: Dynamics) -> tuple[np.ndarray, np.ndarray]:
-    """Per mode the ratio phi^T K_g phi / phi^T H phi (seed Eq. 10-11).
+    """Per mode the ratio phi^T K_g phi / phi^T H phi (the paper's Eq. 10-11).
 
     With ``phi^T M phi = 1`` it equals ``d ln w^2 / d ln s`` for a uniform
     scaling ``s`` of the prestress (the eigenvalue derivative and the

@@ -1,4 +1,4 @@
-"""Forward simulation with taut-slack event tracking (seed §2.1, §2.4-2.5).
+"""Forward simulation with taut-slack event tracking (the paper §2.1, §2.4-2.5).
 
 The index-1 equations of :class:`~tensegrity_id.mechanics.dynamics.Dynamics` are
 integrated with ``scipy.integrate.solve_ivp`` (explicit Runge-Kutta) mode by
@@ -65,7 +65,7 @@ class Record:
         return len(self.transition_times)
 
     def checks(self, dyn: Dynamics) -> dict:
-        """Constraint drift and energy balance along the record (seed §2.5)."""
+        """Constraint drift and energy balance along the record (the paper §2.5)."""
         viol = np.abs(dyn.constraint_violation(self.q[:, dyn.free]))
         k = np.unravel_index(np.argmax(viol), viol.shape)[1] if viol.size else 0
         e = self.energy

@@ -12,7 +12,7 @@ these columns gives ``A`` (n_coords x n_members) with nodal balance
 On a supported structure the reactions absorb the rows of the fixed
 coordinates, so the counts use ``A`` restricted to the free coordinates.  A
 free-standing form has no reactions, so its rank is taken on all coordinates
-(seed §S3).  With ``r = rank A`` (relative singular-value tolerance 1e-6)
+(the paper §S3).  With ``r = rank A`` (relative singular-value tolerance 1e-6)
 
     s = n_members - r         (independent self-stress states)
     m = n_free - n_rigid - r  (infinitesimal mechanisms)
@@ -145,7 +145,7 @@ def _unrestrained_rigid_modes(structure: Structure) -> int:
 
 
 def counts(structure: Structure, *, tol: float = RANK_TOL) -> StaticCounts:
-    """Maxwell counts (n_free, n_members, rank A, s, m) of seed §S3."""
+    """Maxwell counts (n_free, n_members, rank A, s, m) of the paper's §S3."""
     r, _ = _rank(_counting_matrix(structure), tol)
     s = structure.n_members - r
     m = structure.n_free - _unrestrained_rigid_modes(structure) - r

@@ -16,11 +16,11 @@ Conventions
 * A support fixes individual coordinates (``fixed[i, a]``).  A free-standing
   form either carries a minimal grounding (six fixed coordinates in 3D) or
   none at all (free-free, e.g. the laboratory hexagonal prism); statics then
-  counts on all coordinates (seed §S3).
+  counts on all coordinates (the paper §S3).
 * Cable force densities ``sigma`` (N/m) are the prestress; they are attached
   with :meth:`Structure.with_prestress`, which also derives the member
   stiffness ``K = EA / L_ref + sigma`` and rest length
-  ``L0 = L_ref (1 - sigma / K)`` (seed §2.2), so that the reference
+  ``L0 = L_ref (1 - sigma / K)`` (the paper §2.2), so that the reference
   configuration is an exact static equilibrium.
 """
 
@@ -344,7 +344,7 @@ class Structure:
 
     @property
     def cable_K(self) -> np.ndarray:
-        """Cable stiffness K = EA / L_ref + sigma, N/m (seed §2.2)."""
+        """Cable stiffness K = EA / L_ref + sigma, N/m (the paper §2.2)."""
         self._require_prestress()
         return self.cable_EA / self.cable_lengths + self.sigma
 

@@ -1,7 +1,7 @@
 """Structure files: load, validate and write (YAML or JSON).
 
 A structure file describes one tensegrity in the format documented by
-``schemas/structure.schema.json`` (see the README).  :func:`load_structure`
+``schemas/structure.schema.json`` (docs/own-records.md, 'The structure file').  :func:`load_structure`
 validates the file against that schema and then builds the
 :class:`~tensegrity_id.mechanics.structure.Structure`, whose constructor checks the
 mechanics (indices, zero-length and duplicate members, orphan nodes,

@@ -1,4 +1,4 @@
-"""Figures 8, 10 and 11: the measured-data validation (seed §4.10, §4.12).
+"""Figures 8, 10 and 11: the measured-data validation (the paper §4.10, §4.12).
 
 Each figure draws only numbers that its rule's inputs hold (the modal
 identification, the simplex model, the simulated strikes, Table 8).  Line
@@ -173,7 +173,7 @@ def plot_fig11(model: dict, rows: list[dict], prestress: dict, paths) -> None:
     pred = np.array([r["predicted_N"] for r in rows])
     paper = np.array([r["paper_predicted_N"] for r in rows], float)
     ax.errorbar(F, pred, xerr=sd, fmt="ks", ms=4, mfc="k", lw=0.8, label="predicted here")
-    ax.plot(F, paper, "k^", mfc="w", ms=5, label="seed's prediction")
+    ax.plot(F, paper, "k^", mfc="w", ms=5, label="the paper's prediction")
     ax.plot([0, F.max() * 1.05], [0, F.max() * 1.05], color="0.5", lw=0.8, label="predicted = measured")
     ax.set_xlabel("measured force (N)")
     ax.set_ylabel("predicted force (N)")

@@ -1,4 +1,4 @@
-"""Figures 6 and 7: the zero-gravity prism series and the two-span bridge (seed §4.6, §4.7).
+"""Figures 6 and 7: the zero-gravity prism series and the two-span bridge (the paper §4.6, §4.7).
 
 Each figure comes with a summary dict (written beside it as
 ``results/values/fig6_prism_series.json`` / ``fig7_bridge.json``) holding

@@ -1,4 +1,4 @@
-"""Tables 1 and S2 of the seed, generated from the structures and the config.
+"""Tables 1 and S2 of the paper, generated from the structures and the config.
 
 Table 1 lists the benchmark structures (nodes, bars, cables, mechanism
 degrees of freedom, prestress source); Table S2 the simulation, sensing and
@@ -47,7 +47,7 @@ def table1(reports: list[dict], labels: dict | None = None, levels: dict | None 
     """Table 1: one row per structure record.
 
     ``free_coords_less_bars`` is the free coordinates less one length
-    constraint per bar; ``mech_dofs`` prints it as the seed does, or
+    constraint per bar; ``mech_dofs`` prints it as the paper does, or
     ``free–free`` for a form without supports (it keeps its six rigid-body
     motions);
     ``levels`` maps a structure to the prestress scales its records use.

@@ -43,7 +43,7 @@ def table_s3(
 ) -> pd.DataFrame:
     """Table S3 from structure reports (and structural identifiability, assessments), in order.
 
-    ``resolvable`` is written as ``determined/cables`` like the seed's table;
+    ``resolvable`` is written as ``determined/cables`` like the paper's table;
     ``class`` and ``lambda_min`` (N/m, rigid bars) come from the assessment,
     with the published values alongside (``paper_class``, ``paper_lambda_min``).
     Where the assessments carry them (:func:`tensegrity_id.analysis.assess`):
@@ -102,7 +102,7 @@ def table2(
     residual: dict | None = None,
     crosscheck: dict | None = None,
 ) -> pd.DataFrame:
-    """Verification rows (Table 2 plus the seed's §2.5 checks).
+    """Verification rows (Table 2 plus the paper's §2.5 checks).
 
     ``level`` is the worst value over the structures or records in ``scope``;
     ``residual`` is the summary of ``results/values/residual_checks.json``,
@@ -168,7 +168,7 @@ def table2(
                 "state derivatives (relative)",
                 "level": crosscheck["max_derivative_diff_rel"],
                 "paper_level": 1e-14,
-                "scope": f"{n} class-1 records (seed 002 model; the seed's level is against STEDY), "
+                "scope": f"{n} class-1 records (seed 002 model; the paper's level is against STEDY), "
                 f"worst {crosscheck['max_derivative_diff_rel_at']}",
             }
         )
@@ -242,7 +242,7 @@ RUN_COLUMNS = [
     "wall_s",
     "batch_size",
 ]
-"""One row per identification run (the Table 3 columns of the seed plus cost).
+"""One row per identification run (the Table 3 columns of the paper plus cost).
 
 ``wall_s`` is the run's job time; for physics-informed runs trained as a
 batch of seeds it is the batch's, shared by its ``batch_size`` seeds."""
@@ -348,7 +348,7 @@ def _note(res: dict) -> str:
 
 
 def table6(runs: dict, published: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Method comparison on a taut and a slack-transition record (seed Table 6).
+    """Method comparison on a taut and a slack-transition record (the paper's Table 6).
 
     ``runs``: ``{method_key: {"taut": result, "slack": result}}`` (``pinn``
     for any PINN treatment).  Published values, when given, sit next to the
@@ -451,7 +451,7 @@ def _outcomes(results: list[dict]) -> str:
 def bench_table(
     rows: list[dict], results: list[list[dict]], published: pd.DataFrame | None = None
 ) -> pd.DataFrame:
-    """A benchmark identification table (seed Tables 3 and 4).
+    """A benchmark identification table (the paper's Tables 3 and 4).
 
     ``rows``: the configured rows (``row`` id and labels such as ``forcing``
     or ``intervention``, ``structure, record, protocol, steps``);

@@ -84,7 +84,7 @@ TABLE8_COLUMNS = [
 ]
 
 TABLE7_NOTE = (
-    "Published values only (seed 4.11, Table 7): the leg's geometry, body properties and 18 chirp "
+    "Published values only (the paper §4.11, Table 7): the leg's geometry, body properties and 18 chirp "
     "records are held by their authors (Wang et al.) and are not public; nothing of this table is "
     "reproduced here."
 )

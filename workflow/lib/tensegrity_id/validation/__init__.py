@@ -1,4 +1,4 @@
-"""Measured-data validation from published values (seed §4.10-§4.12).
+"""Measured-data validation from published values (the paper §4.10-§4.12).
 
 Modules
     modal_fit (frequencies against a prestress scale and a cable-stiffness

@@ -1,4 +1,4 @@
-"""An identifiability limit on axial cable damping (seed §4.12, "An identifiability limit on damping").
+"""An identifiability limit on axial cable damping (the paper §4.12, "An identifiability limit on damping").
 
 Damping enters the formulation as an axial viscous coefficient ``c`` per
 cable, so its effect on a mode scales with how much that mode extends the

@@ -1,4 +1,4 @@
-"""First frequency of strike records by projection on the upper triangle's rotation (seed §4.12).
+"""First frequency of strike records by projection on the upper triangle's rotation (the paper §4.12).
 
 Projection
     The three free-node accelerations ``a_n`` (three axes each) are projected

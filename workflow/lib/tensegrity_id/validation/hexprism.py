@@ -1,6 +1,6 @@
-"""Modal identification of the hexagonal laboratory prism (seed §4.10, Figure 8).
+"""Modal identification of the hexagonal laboratory prism (the paper §4.10, Figure 8).
 
-The published test (Huang et al., the seed's ref. [20]) gives a driving-point
+The published test (Huang et al., the paper's ref. [20]) gives a driving-point
 frequency response with four identified peaks; the rebuilt model
 (generator ``hexprism``) gives the small-oscillation frequencies as a
 function of a single prestress scale ``s`` (every force density times
@@ -10,7 +10,7 @@ cable stiffness scale ``e`` (:class:`~tensegrity_id.validation.modal_fit.ModalFa
 Assignment
     The measured peaks are matched to the model's *distinct* frequency
     lines (degenerate pairs count once), each peak named by the first mode
-    number of its line: the seed's order-preserving assignment sends the
+    number of its line: the paper's order-preserving assignment sends the
     four peaks to the lines of modes 2-3, 4-5, 6 and 7; its alternative
     pairs 9.688 Hz with mode 6 (and the later peaks with the later lines).
 

@@ -2,7 +2,7 @@
 
 About a prestressed equilibrium the constrained stiffness on the tangent
 space of the bar constraints splits into a material and a geometric part
-(:func:`tensegrity_id.mechanics.modal.stiffness_split`, seed Eq. 9),
+(:func:`tensegrity_id.mechanics.modal.stiffness_split`, the paper's Eq. 9),
 
     H(s, e) = e K_e + s K_g ,
 

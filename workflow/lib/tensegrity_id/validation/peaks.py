@@ -8,7 +8,7 @@ acts), the frequencies of :class:`~tensegrity_id.validation.modal_fit.ModalFamil
 (cable stiffness and masses as designed), and the peaks are matched to the
 model's distinct lines by a 1-based ``mode`` column (default: in order).
 The scale is fitted in least squares (the hexagonal-prism identification of
-the seed's §4.10, :func:`~tensegrity_id.validation.hexprism.fit_prestress_scale`);
+the paper's §4.10, :func:`~tensegrity_id.validation.hexprism.fit_prestress_scale`);
 its standard error is the residual RMS over the root sum of squared
 sensitivities ``df_i/ds`` (with one peak: none, the fit is exact).
 
@@ -113,7 +113,7 @@ def peaks_identification(structure, peaks: dict, *, tol_rel: float = 1e-8, rel_s
             "U_b_max": a["U_b_max"],
         },
         "design_assessment": {"class": design["class"], "margin": design["lambda_min"]},
-        "model": "design prestress x one scale; cable EA and masses as designed (seed 4.10)",
+        "model": "design prestress x one scale; cable EA and masses as designed (the paper §4.10)",
     }
 
 

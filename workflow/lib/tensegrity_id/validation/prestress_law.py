@@ -1,6 +1,6 @@
-"""Prestress from the first frequency of a mechanism mode (seed §4.12, Eqs. 11-12, Table 8).
+"""Prestress from the first frequency of a mechanism mode (the paper §4.12, Eqs. 11-12, Table 8).
 
-Measured law (seed Eq. 12)
+Measured law (the paper's Eq. 12)
     ``f^2 = A F + B`` with ``F`` the transducer force: a straight line in the
     force with an intercept ``B`` that the pin-jointed idealisation lacks
     (the joints' rotational stiffness).  Its local log-slope is

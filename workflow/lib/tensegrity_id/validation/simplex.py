@@ -1,11 +1,11 @@
-"""The Małyszko–Rutkiewicz tensegrity simplex rebuilt from published facts (seed §4.12).
+"""The Małyszko–Rutkiewicz tensegrity simplex rebuilt from published facts (the paper §4.12).
 
 Geometry
     A regular minimal prism (three struts, nine cables) at the 30° twist at
     which its single self-stress exists, lower triangle fixed, upper
     triangle free: node planes ``height`` apart (1.186 m, seed) on circles
     of diameter ``diameter`` (0.5 m, the source's abstract).  The published
-    node coordinates are not in the seed, so these two published dimensions
+    node coordinates are not in the paper, so these two published dimensions
     define the rebuild.  Nodes 0-2 are the fixed base, 3-5 the free top;
     cables 0-2 the lower triangle, 3-5 the upper, 6-8 the cross cables.
 
@@ -34,19 +34,19 @@ Mass (two conventions, both from published facts)
       consistent chord with one fixed end) and, per upper cable, a quarter
       of its mass (a chord of the rotating triangle has mean squared radius
       exactly half the nodes', so half its mass counts, shared by two
-      nodes).  With the rebuilt lengths this is 0.342 kg, the seed's value.
+      nodes).  With the rebuilt lengths this is 0.342 kg, the paper's value.
 
     The self-weight is left out (``gravity = 0``): the mechanism law of the
-    seed's model passes through the origin, and 12 N of node weight is small
+    the paper's model passes through the origin, and 12 N of node weight is small
     against 263-3584 N of cable force.
 
 Prestress scale
     The force ``F`` reported by a cross-cable transducer; the model's cross
     cables carry ``F`` times a force factor.  For the rotational mechanism
     mode the squared frequency is linear in the cable force through the
-    origin (seed Eq. 11), ``f^2 = a F``; the *model slope* ``a`` (Hz^2/N) is the
+    origin (the paper's Eq. 11), ``f^2 = a F``; the *model slope* ``a`` (Hz^2/N) is the
     least-squares line through the model's ``f^2`` at the measured forces.
-    The measured law (seed Eq. 12) is ``f^2 = A F + B``: matching slopes gives
+    The measured law (the paper's Eq. 12) is ``f^2 = A F + B``: matching slopes gives
     the dynamic force factor ``A / a``.
 """
 
@@ -85,9 +85,9 @@ TOP_NODES = (3, 4, 5)
 
 @dataclass(frozen=True)
 class SimplexHardware:
-    """Published facts of the simplex (seed §4.12; the source's abstract), SI units.
+    """Published facts of the simplex (the paper §4.12; the source's abstract), SI units.
 
-    ``cable_EA`` is not published in the seed; it enters only the small
+    ``cable_EA`` is not published in the paper; it enters only the small
     elastic coupling of the mechanism mode (the damping limit) and is a
     stated assumption of the config.
     """
@@ -290,7 +290,7 @@ class SimplexModel:
         return np.array(out)
 
     def mechanism_law(self, forces) -> dict:
-        """Model ``f^2`` against cable force: slope, intercept, log-slopes (seed Eq. 11).
+        """Model ``f^2`` against cable force: slope, intercept, log-slopes (the paper's Eq. 11).
 
         Returns ``f2_per_newton`` (Hz^2/N, least-squares line through the
         model's ``f^2`` at ``forces``), ``intercept_hz2``, its size relative to

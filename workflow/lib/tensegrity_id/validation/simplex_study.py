@@ -1,4 +1,4 @@
-"""The simplex studies of seed §4.12 from a measured file: model, extraction, Table 8, damping limit.
+"""The simplex studies of the paper's §4.12 from a measured file: model, extraction, Table 8, damping limit.
 
 Every function takes the parsed measured file (``resources/measured/
 simplex_malyszko.yaml``: geometry, masses, the 13 transducer forces, the
@@ -13,7 +13,7 @@ Stand-in frequencies
     Table 8 then shows only the systematic part of the prediction error
     (the mismatch between the model's dynamic force factor and the static
     one, and the curvature the law lacks), not the scatter behind the
-    seed's 32 N; and the free two-constant fit, which *is* the law,
+    the paper's 32 N; and the free two-constant fit, which *is* the law,
     reproduces the stand-in exactly (zero error by construction).
 """
 

@@ -339,7 +339,7 @@ def _check_measured(config: dict) -> None:
             raise ConfigError(
                 f"config field '{where}.require_force': every identification method here needs the "
                 "applied force; a record without it can be read (tensegrity_id.data.record_csv) but not "
-                "identified (the modal path takes its peaks instead: README 'Your own structure and record')"
+                "identified (the modal path takes its peaks instead: docs/own-records.md, 'Only peaks')"
             )
         try:
             if st not in designs:  # one form-finding per structure, whatever its number of records

@@ -38,8 +38,8 @@ the flat layout of earlier versions (`table9:`, `fig1:`, `table_s3:` at the top
 level) is refused with one line per moved key naming its new place; convert it
 with `python -m tensegrity_id.workflow.config_layout OLD.yaml > NEW.yaml`.
 
-Your own structures and records: `example_measured.yaml` and the README section
-"Your own structure and record". A bad value stops the run at start-up with the
+Your own structures and records: `example_measured.yaml` and
+`docs/own-records.md`. A bad value stops the run at start-up with the
 field named (`tensegrity_id.workflow.config_check` and the schema).
 """
 

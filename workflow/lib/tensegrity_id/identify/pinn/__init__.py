@@ -1,4 +1,4 @@
-"""Physics-informed identification of prestress, damping and (optionally) EA (seed §3.1, §S1, §S2).
+"""Physics-informed identification of prestress, damping and (optionally) EA (the paper §3.1, §S1, §S2).
 
 Unknowns
     Every cable force density ``sigma_k``, one damper coefficient ``c``
@@ -7,7 +7,7 @@ Unknowns
     of the problem (Table S2: 10 N/m, 0.3 N s/m; EA from ``EA0`` or the
     nominal value).  The exact parameters are never read here.
 
-Loss (seed Eq. 7), every term divided by its natural scale::
+Loss (the paper's Eq. 7), every term divided by its natural scale::
 
     L = L_data + w_eom L_EOM + w_b L_bar  (+ w_ncp L_NCP, complementarity)
 

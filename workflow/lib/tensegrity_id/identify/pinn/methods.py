@@ -46,7 +46,7 @@ class _PINNMethod(IdentificationMethod):
     n_hyperparameters = 15
     """Trunk width, depth, Fourier count and spacing, tau_ic, displacement scale,
     collocation count, two learning rates, the cosine schedule, w_eom, w_b, beta,
-    training length, and the shared initial guess (the seed counts 15)."""
+    training length, and the shared initial guess (the paper counts 15)."""
 
     def __init__(self, *, checkpoint=None, progress=None, **settings):
         super().__init__(**settings)
@@ -132,7 +132,7 @@ class PINNSmooth(_PINNMethod):
 
 @register
 class PINNComplementarity(_PINNMethod):
-    """Fischer-Burmeister complementarity with a tension head (seed §S1)."""
+    """Fischer-Burmeister complementarity with a tension head (the paper §S1)."""
 
     name = "pinn_fb"
     treatment = "fb"
@@ -141,7 +141,7 @@ class PINNComplementarity(_PINNMethod):
 
 @register
 class PINNEventAware(_PINNMethod):
-    """Smoothed law with collocation concentrated about detected transitions (seed §S1)."""
+    """Smoothed law with collocation concentrated about detected transitions (the paper §S1)."""
 
     name = "pinn_event"
     treatment = "event"

@@ -1,4 +1,4 @@
-"""The network of the physics-informed identification (seed §3.1.1, Table S2), for a batch of seeds.
+"""The network of the physics-informed identification (the paper §3.1.1, Table S2), for a batch of seeds.
 
 Architecture
     Scaled time ``tau = t / T_ref`` (``T_ref`` = the record length, so
