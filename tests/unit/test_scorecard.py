@@ -11,9 +11,12 @@ from tensegrity_id.report.scorecard import (
     STATUSES,
     ClaimError,
     claim_files,
+    headline,
     load_claims,
     scorecard,
     status_counts,
+    summary,
+    width,
     within,
 )
 from tensegrity_id.report.study_tables import table1, table_s2
@@ -54,10 +57,11 @@ def test_every_claim_has_a_section_a_value_a_tolerance_and_a_source(claims, repo
         (3e-9, 1.2e-9, "order", True),
         ("<0.01", 0.0085, "upper", True),
         (0.33e-6, 6.5e-6, "upper", False),
-        (3.5, 1.9, "band", True),
-        (18.3, 3.5, "band", False),
-        (">100", 120.0, "band", True),
-        (">100", 76.0, "band", False),
+        ("<5", 4.9, "upper", True),
+        ("<5", 5.0, "upper", False),
+        (">100", 120.0, "lower", True),
+        (">100", 76.0, "lower", False),
+        (2.0, 2.0, "lower", True),
         ("identified", "Identified", "exact", True),
         (20, "20", "exact", True),
         (21, 20, "exact", False),
@@ -65,6 +69,26 @@ def test_every_claim_has_a_section_a_value_a_tolerance_and_a_source(claims, repo
 )
 def test_tolerance_classes(paper, here, tol, ok):
     assert within(paper, here, tol) is ok
+
+
+def test_seed_scatter_and_families():
+    """``seeds``: within SEED_K = 2 combined standard deviations (the paper's and the workflow's own),
+    or within the paper's seed range widened by 2 of the workflow's; a family: within
+    max(abs, rel |paper|), combined in quadrature with 2 of the workflow's seed sd."""
+    assert within(79.8, 81.7, "seeds", paper_sd=1.0) and not within(79.8, 81.9, "seeds", paper_sd=1.0)
+    # the workflow's seed sd of 0.5 widens 2 x 1.0 to 2 x hypot(1.0, 0.5) = 2.236
+    assert within(79.8, 82.0, "seeds", paper_sd=1.0, here_sd=0.5)
+    assert not within(79.8, 82.1, "seeds", paper_sd=1.0, here_sd=0.5)
+    assert within(80, 82.0, "seeds", paper_range=[79, 82]) and not within(
+        80, 82.1, "seeds", paper_range=[79, 82]
+    )
+    assert within(80, 82.3, "seeds", paper_range=[79, 82], here_sd=0.15)
+    fam = {"abs": 0.5, "rel": 0.3}
+    assert width(0.86, "f", family=fam) == pytest.approx(0.5)  # abs wins below 1.67
+    assert width(18.3, "f", family=fam) == pytest.approx(5.49)  # rel wins above
+    assert within(18.3, 23.7, "f", family=fam) and not within(18.3, 23.9, "f", family=fam)
+    assert width(18.3, "f", family=fam, here_sd=1.0) == pytest.approx((5.49**2 + 4.0) ** 0.5)
+    assert within(0.86, 1.35, "f", family=fam) and not within(0.86, 1.37, "f", family=fam)
 
 
 def _results(tmp_path):
@@ -89,11 +113,12 @@ def _results(tmp_path):
         {"id": "gone", "section": "§3", "quantity": "q", "paper": 1, "unit": "", "tolerance": "exact",
          "source": {"file": "results/values/none.json", "key": "x"}},
         {"id": "tab", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv", "key": "row",
-         "columns": {"err": {"here": "err", "unit": "%", "tolerance": "band"}},
+         "columns": {"err": {"here": "err", "unit": "%", "tolerance": "one_run"}},
          "deviation": "one seed", "anchor": "#t"},
     ]  # fmt: skip
+    families = {"one_run": {"abs": 1.0, "rel": 0.3, "identification": True, "why": "the paper's scatter"}}
     path = tmp_path / "claims.yaml"
-    path.write_text(yaml.safe_dump(claims, allow_unicode=True))
+    path.write_text(yaml.safe_dump({"tolerances": families, "claims": claims}, allow_unicode=True))
     return load_claims(path, root=tmp_path)
 
 
@@ -116,7 +141,13 @@ def test_statuses_follow_the_values(tmp_path):
         "tab.r3.err": "not yet produced",
     }
     dev = df.set_index("id").loc["tab.r2.err"]
-    assert dev["reason"] == "one seed (README #t)" and dev["here"] == "45" and dev["paper"] == "4"
+    assert dev["reason"] == "45 % against the paper's 4 %, outside one_run, ±1.2: one seed (evidence: #t)"
+    assert dev["here"] == "45" and dev["paper"] == "4" and dev["class"] == "identification"
+    # the run behind a value: the file, and the row of a table
+    assert (
+        dev["run"] == "results/tables/t.csv#r2"
+        and df.set_index("id").loc["s", "run"] == "results/values/v.json"
+    )
     assert "row r3" in df.set_index("id").loc["tab.r3.err", "reason"]
     # a value produced but not a number is a deviation, never "not yet produced"
     assert df.set_index("id").loc["nan", "reason"].startswith("produced, not a number")
@@ -129,6 +160,11 @@ def test_statuses_follow_the_values(tmp_path):
         "not reproducible here": 1,
         "not yet produced": 2,
     }
+    summ = summary(df).set_index(["scope", "name"])
+    assert summ.loc[("all", "all claims"), "counted"] == 5 and summ.loc[("all", "all claims"), "runs"] == 3
+    assert summ.loc[("class", "identification"), "match"] == 1
+    assert summ.loc[("section", "§2"), "deviation"] == 2 and summ.loc[("section", "T"), "claims"] == 3
+    assert headline(df).startswith("identification results within the paper's seed scatter: 1 of 2;")
     # a file this configuration does not produce is never read, even if a stale copy exists
     df = scorecard(claims, root=tmp_path, available={"results/tables/t.csv"})
     assert df.set_index("id").loc["s", "status"] == "not yet produced"
@@ -157,7 +193,8 @@ def test_a_match_is_within_its_tolerance_on_the_shipped_claims(claims, tmp_path)
     assert df["status"].tolist() == expected and "input" in expected  # inputs shown, not matched
     for _, r in df.iterrows():
         c = next(c for c in claims if c["id"] == r["id"])
-        assert within(c["paper"], r["here"], c["tolerance"])
+        kw = {k: c.get(k) for k in ("family", "paper_sd", "paper_range")}
+        assert within(c["paper"], r["here"], c["tolerance"], **kw)
     assert set(STATUSES) >= set(df["status"])
 
 
@@ -207,6 +244,26 @@ def test_malformed_claims_are_named(tmp_path):
     path.write_text(yaml.safe_dump([{**base, "kind": "guess", "source": {"file": "f.json", "key": "k"}}]))
     with pytest.raises(ClaimError, match="kind 'guess' is not one of result, input, context"):
         load_claims(path)
+    src = {"source": {"file": "f.json", "key": "k"}}
+    bad = [
+        ({**base, **src, "tolerance": "band"}, "tolerance 'band' is retired"),
+        ({**base, **src, "tolerance": "seeds"}, "'seeds' needs paper_sd or paper_range"),
+        ({**base, **src, "tolerance": "seeds", "paper_range": [3, 1]}, "paper_range must be"),
+        ({**base, **src, "deviation": "2.3 % here"}, "the deviation's words type a number"),
+        ({**base, **src, "deviation": "off by 12 N/m"}, "type a number"),
+    ]
+    for claim, message in bad:
+        path.write_text(yaml.safe_dump([claim], allow_unicode=True))
+        with pytest.raises(ClaimError, match=message):
+            load_claims(path)
+    path.write_text(yaml.safe_dump([{**base, **src, "deviation": "the X2 taut record of Table 3 (§4.3)"}]))
+    assert load_claims(path)[0]["deviation"].startswith("the X2")  # names and sections are words
+    for fam, message in (({"abs": 1}, "'why' must justify"), ({"why": "w"}, "give 'abs' and/or 'rel'")):
+        path.write_text(
+            yaml.safe_dump({"tolerances": {"f": fam}, "claims": [{**base, **src, "tolerance": "f"}]})
+        )
+        with pytest.raises(ClaimError, match=message):
+            load_claims(path)
 
 
 def test_table1_rows_match_the_seed(repo):
@@ -234,16 +291,21 @@ def test_table_s2_reads_the_config(repo):
     assert df.loc["trunk", "source"] == "config identify.pinn.settings"
 
 
-def test_the_readme_quotes_a_scorecard_of_the_shipped_claims(claims, repo):
-    """The README's generated blocks exist and count every claim of claims.yaml (regenerate on change)."""
-    from tensegrity_id.report.scorecard import README_BLOCKS, update_readme
+def test_the_docs_quote_a_scorecard_of_the_shipped_claims(claims, repo):
+    """The documentation's generated blocks exist, each in its page, and count every claim of
+    claims.yaml (regenerate on change: python -m tensegrity_id.report.scorecard SCORECARD.csv)."""
+    from tensegrity_id.report.scorecard import DOC_BLOCKS, update_page
 
-    readme = (repo / "README.md").read_text()
-    m = re.search(r"Reproduction scorecard \((\d+) claims of the seed", readme)
+    pages = {block: (repo / rel).read_text(encoding="utf-8") for block, rel in DOC_BLOCKS.items()}
+    m = re.search(r"Reproduction scorecard \((\d+) claims of the paper", pages["counts"])
     assert m and int(m.group(1)) == len(claims)
-    counts = re.search(r"<!-- scorecard:counts -->\n(.*?)\n<!-- /scorecard:counts -->", readme, re.S).group(1)
+    counts = re.search(
+        r"<!-- scorecard:counts -->\n(.*?)\n<!-- /scorecard:counts -->", pages["counts"], re.S
+    ).group(1)
     assert sum(int(n) for n in re.findall(r"\*\*(\d+)\*\*", counts)) == len(claims)
-    assert update_readme(readme, dict.fromkeys(README_BLOCKS, "x")).count("\nx\n") == len(README_BLOCKS)
+    for block, page in pages.items():
+        assert update_page(page, {block: "x"}).count("\nx\n") == 1
+    assert "<!-- scorecard:" not in (repo / "README.md").read_text(encoding="utf-8")
 
 
 def test_figure2_is_drawn_from_the_settings(repo, tmp_path):
@@ -268,10 +330,40 @@ def test_a_table_claim_keyed_by_several_columns(tmp_path):
         tmp_path / "results/tables/t.csv", index=False
     )
     (tmp_path / "pub.csv").write_text("s,n,err\nx1,100,4.0\nx1,200,20.0\n")
-    columns = {"err": {"here": "err", "unit": "%", "tolerance": "band"}}
+    columns = {"err": {"here": "err", "unit": "%", "tolerance": "abs:2"}}
     claims = [{"id": "t", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv",
                "key": ["s", "n"], "columns": columns}]  # fmt: skip
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
     df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
     assert df.loc["t.x1.100.err", "status"] == "match" and df.loc["t.x1.200.err", "status"] == "deviation"
     assert df.loc["t.x1.200.err", "claim"] == "x1 200: err"
+    # a row with the paper's seed scatter is checked against it (2 sd of 20: 50 against 20 matches)
+    (tmp_path / "pub.csv").write_text("s,n,err,err_sd\nx1,100,4.0,\nx1,200,20.0,20\n")
+    columns["err"]["paper_sd"] = "err_sd"
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
+    loaded = {c["id"]: c for c in load_claims(tmp_path / "c.yaml", root=tmp_path)}
+    assert loaded["t.x1.200.err"]["tolerance"] == "seeds" and loaded["t.x1.100.err"]["tolerance"] == "abs:2"
+    df = scorecard(list(loaded.values()), root=tmp_path).set_index("id")
+    assert (df["status"] == "match").all()
+
+
+def test_a_spread_over_seeds_needs_the_seeds(tmp_path):
+    """A claim on a seed spread (``needs_seeds: 2``) is not produced by a row of one seed (its empty sd
+    is no deviation), and is scored where the row has the seeds."""
+    (tmp_path / "results/tables").mkdir(parents=True)
+    pd.DataFrame({"row": ["a", "b"], "seeds": [1, 4], "sd": [None, 0.5]}).to_csv(
+        tmp_path / "results/tables/t.csv", index=False
+    )
+    (tmp_path / "pub.csv").write_text("row,sd\na,0.3\nb,0.3\n")
+    columns = {"sd": {"here": "sd", "unit": "%", "tolerance": "rel:0.8", "needs_seeds": 2}}
+    claims = [{"id": "t", "section": "T", "published": "pub.csv", "file": "results/tables/t.csv",
+               "key": "row", "columns": columns}]  # fmt: skip
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
+    df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
+    assert df.loc["t.a.sd", "status"] == "not yet produced"
+    assert df.loc["t.a.sd", "reason"].startswith("this configuration runs 1 seed(s); a spread needs 2")
+    assert df.loc["t.b.sd", "status"] == "match"
+    del columns["sd"]["needs_seeds"]  # without it, the empty cell is a deviation
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
+    df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
+    assert df.loc["t.a.sd", "status"] == "deviation"

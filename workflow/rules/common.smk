@@ -387,10 +387,9 @@ def study_config():
 
 def published_tables():
     """The published tables (resources/published/*.csv) that the claims expand."""
-    import yaml
+    from tensegrity_id.report.scorecard import published_tables as tables
 
-    raw = yaml.safe_load(open(config["report"]["scorecard"]["claims"]))
-    return sorted({c["published"] for c in raw if "published" in c})
+    return tables(config["report"]["scorecard"]["claims"])
 
 
 def scorecard_sources():
