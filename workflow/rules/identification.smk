@@ -77,7 +77,7 @@ rule verify_residual:
         metas=paths("record", SHEET.records, ".json"),
         lib=lib("verify_residual"),
     output:
-        json=path("residual_checks"),
+        **catalog_outputs("residual_checks"),
     log:
         logs("verify_residual.log"),
     conda:
