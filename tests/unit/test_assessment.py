@@ -1,4 +1,4 @@
-"""Structural assessment: tangent stiffness, stability classes, utilisations (seed §3.5, §S5)."""
+"""Structural assessment: tangent stiffness, stability classes, utilisations (the paper's §3.5, §S5)."""
 
 import numpy as np
 import pytest
@@ -125,7 +125,7 @@ def test_class_along_a_record_follows_the_slack_cables(t3):
     # with every cable taut the frozen shape stays braced; losing cables can break super-stability
     assert all(c != "unstable" for c, s in zip(out["class"], slack, strict=True) if not s)
     # the two slack conventions agree with every cable taut; keeping the slack cables' EA/l in K_M
-    # (the seed's convention) only adds a positive semi-definite term
+    # (the paper's convention) only adds a positive semi-definite term
     lam, lam_t = np.array(out["lambda_min"]), np.array(out["lambda_min_tangent"])
     np.testing.assert_allclose(lam[~slack], lam_t[~slack], rtol=1e-12)
     assert np.all(lam >= lam_t - 1e-9 * np.abs(lam).max()) and np.any(lam[slack] > lam_t[slack] + 1e-6)
@@ -188,7 +188,7 @@ def test_steel_x2_is_super_stable_and_cable_strength_governs(x2_steel):
     lam = [r["rigid"]["lambda_min"] for r in d["curves"]]
     assert all(r["rigid"]["class"] == "super-stable" for r in d["curves"])
     assert np.all(np.diff(lam) > 0)  # a positive semi-definite stress matrix only stiffens
-    # steel bars: the flexible-bar margin is measurably lower; seed S5: within 0.5 % (0.502 % here
+    # steel bars: the flexible-bar margin is measurably lower; the paper's §S5: within 0.5 % (0.502 % here
     # at the design point, rising towards 1 with the prestress)
     ratio = [r["margin_ratio_flexible"] for r in d["curves"]]
     assert np.all(np.diff(ratio) > 0) and 0.994 < ratio[0] and ratio[-1] < 1 - 1e-3

@@ -44,7 +44,7 @@ def taut(x1):
 
 # ------------------------------------------------------------ transition search
 def test_transition_search_finds_the_seed_count_on_x1(x1):
-    """The seed's X1 slack record has 20 transitions at 40 N; the search between 20 and 60 N finds an
+    """The paper's X1 slack record has 20 transitions at 40 N; the search between 20 and 60 N finds an
     amplitude with exactly 20, and the record at that amplitude has them."""
     out = amplitude_for_transitions(Dynamics(x1), SPEC, 20, p_lo=20.0, p_hi=60.0, n_scan=12, **SIM)
     assert out["exact"] and out["n_transitions"] == 20 and 20.0 <= out["amplitude"] <= 60.0
@@ -229,9 +229,9 @@ def test_run_sheet_expands_bench_tables_and_the_hybrid_rows(x1_spec):
 
 # ------------------------------------------------- Fisher at identified values
 def test_fisher_at_the_exact_values_is_the_identifiability_analysis(taut):
-    """At the exact parameters the local Fisher summary is the before-inversion one (seed §3.3: condition
-    ~1.9e2 on the taut X1 record, base cable null); away from them it moves, and a pooled problem adds
-    its records' information (the same record twice: the bounds shrink by sqrt(2))."""
+    """At the exact parameters the local Fisher summary is the before-inversion one (the paper's §3.3:
+    condition ~1.9e2 on the taut X1 record, base cable null); away from them it moves, and a pooled
+    problem adds its records' information (the same record twice: the bounds shrink by sqrt(2))."""
     from tensegrity_id.analysis.local_fisher import fisher_at
 
     s = taut.structure

@@ -1,4 +1,4 @@
-"""Forward model against closed-form cases (seed §2.1, §2.5; Table 2)."""
+"""Forward model against closed-form cases (the paper's §2.1, §2.5; Table 2)."""
 
 import numpy as np
 import pytest
@@ -74,7 +74,7 @@ def test_undamped_free_vibration_conserves_energy(x1):
 
 
 def test_x1_records_taut_and_slack(x1):
-    """Seed §4.2: p = 10 N stays taut, p = 40 N gives about 20 transitions."""
+    """The paper's §4.2: p = 10 N stays taut, p = 40 N gives about 20 transitions."""
     dyn = Dynamics(x1)
     taut = simulate(dyn, make_forcing("harmonic", [3], amplitude=10.0, frequency=1.0))
     slack = simulate(dyn, make_forcing("harmonic", [3], amplitude=40.0, frequency=1.0))

@@ -40,7 +40,7 @@ def test_doubly_restrained_member_has_exactly_zero_column(x1_fisher):
 
 
 def test_x1_taut_bounds_match_seed(x1_fisher):
-    """Seed §3.3: CRLB 0.013-0.030 N/m (sigma) and 0.0026 N s/m (c); condition ~1.9e2."""
+    """The paper's §3.3: CRLB 0.013-0.030 N/m (sigma) and 0.0026 N s/m (c); condition ~1.9e2."""
     _, S, th, names, std = x1_fisher
     r = fisher_summary(fisher_information(S, std), th, names)
     assert r["null_members"] == ["sigma_0"] and len(r["near_null"]) == 1
@@ -130,7 +130,7 @@ def test_structural_identifiability_table_s3(name, expected, x1_spec, x2_spec):
 
 
 def test_x2_static_gram_spectrum_and_routed_group():
-    """Seed §3.3: Gram eigenvalues {0,1,1,1,2,2,3}; a routed group of three cables lifts the 0 to 1."""
+    """The paper's §3.3: Gram eigenvalues {0,1,1,1,2,2,3}; a routed group of three cables lifts the 0 to 1."""
     from tensegrity_id.mechanics.generators import xframe
 
     s = xframe(2)

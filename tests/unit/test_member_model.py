@@ -1,4 +1,4 @@
-"""Adequacy of the nodal member model (seed §2.2, §5): closed forms checked independently."""
+"""Adequacy of the nodal member model (the paper's §2.2, §5): closed forms checked independently."""
 
 import numpy as np
 from scipy.linalg import eigh_tridiagonal
@@ -22,7 +22,7 @@ def test_crossover_tension_and_fundamentals_match_independent_forms(x1):
     E, I = 70e6, np.pi * 1e-3**4 / 4  # the benchmarks' 1 mm, 70 MPa cables
     assert np.allclose(c["E_cable_Pa"], E, rtol=1e-3)
     assert np.allclose(c["T_star_N"], E * I * np.pi**2 / L**2, rtol=1e-3)
-    assert 3e-4 < c["T_star_N"].max() < 8e-4  # seed: about 5e-4 N
+    assert 3e-4 < c["T_star_N"].max() < 8e-4  # the paper: about 5e-4 N
     for k in range(len(L)):
         fd = _beam_string_fundamental_fd(c["tension_N"][k], E * I, mu, L[k])
         assert abs(c["transverse_hz"][k] / fd - 1) < 1e-4

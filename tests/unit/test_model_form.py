@@ -1,4 +1,4 @@
-"""Model-form generators (seed §S6): each verified on its own, not against the matched model."""
+"""Model-form generators (the paper's §S6): each verified on its own, not against the matched model."""
 
 import numpy as np
 import pytest
@@ -107,7 +107,7 @@ def test_simulate_generator_kinds_and_their_record_changes(x1):
     assert info["rtol"] == 1e-13 and record_change(tight, ref, dyn.free) < 1e-5
     lumped, dyn, _ = simulate_generator(x1, f, {"kind": "cable_mass"}, SIM)
     consistent, _, _ = simulate_generator(x1, f, {"kind": "cable_mass", "distribution": "consistent"}, SIM)
-    # both change the record; the consistent chord less (seed: 5.7 against 8.6 %)
+    # both change the record; the consistent chord less (the paper: 5.7 against 8.6 %)
     assert record_change(consistent, ref, dyn.free) < record_change(lumped, ref, dyn.free)
     assert record_change(consistent, ref, dyn.free) > 1e-3
     with pytest.raises(ValueError, match="unknown generator kind"):

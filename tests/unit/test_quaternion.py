@@ -1,4 +1,4 @@
-"""Seed 002's quaternion model alone, and against the Cartesian simulator (Table 2)."""
+"""The quaternion model of Cefalo and Mirats-Tur alone, and against the Cartesian simulator (Table 2)."""
 
 import numpy as np
 import pytest
@@ -120,7 +120,7 @@ def test_energy_balance_through_transitions(x1):
 
 
 def test_cartesian_simulator_agrees_with_the_quaternion_model_on_x1(x1):
-    """The Table 2 cross-check on a short slack X1 record (the seed's 1e-14 is state derivatives)."""
+    """The Table 2 cross-check on a short slack X1 record (the paper's 1e-14 is state derivatives)."""
     f = make_forcing("harmonic", [3], amplitude=40.0, frequency=1.0)
     out = crosscheck(x1, f, t_end=1.2, rtol=1e-10, atol=1e-12)
     assert out["derivatives"]["max_rel"] < 1e-13

@@ -174,7 +174,7 @@ def test_mechanism_mode_w2_linear_in_prestress():
     """Zero-gravity 30 deg prism: w^2 of the mechanism mode over a 12-fold prestress range.
 
     The fraction tends to 1 as the cables stiffen (K_e >> K_g); with stiff
-    cables the fit's intercept is ~1e-6 of the mean (the seed's figure).
+    cables the fit's intercept is ~1e-6 of the mean (the paper's figure).
     """
     from tensegrity_id.mechanics.modal import geometric_fractions
 

@@ -1,4 +1,4 @@
-"""Full-state regression baseline (seed 001) and the identification interface."""
+"""Full-state regression baseline (Wang, Aanjaneya and Bekris) and the identification interface."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""The EOM residual (seed Eq. 6): verification rows of Table 2 and closed-form properties."""
+"""The EOM residual (the paper's Eq. 6): verification rows of Table 2 and closed-form properties."""
 
 import numpy as np
 import pytest

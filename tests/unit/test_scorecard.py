@@ -2,6 +2,7 @@
 
 import json
 import re
+import unicodedata
 
 import pandas as pd
 import pytest
@@ -367,3 +368,44 @@ def test_a_spread_over_seeds_needs_the_seeds(tmp_path):
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
     df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
     assert df.loc["t.a.sd", "status"] == "deviation"
+
+
+def _heading_slug(text: str) -> str:
+    """A heading's id as MkDocs writes it (Python-Markdown's toc extension, its default ``slugify``):
+    accents folded to ASCII, punctuation dropped ('§', '–', ':', '(', an apostrophe), lowercase,
+    each run of spaces and hyphens one hyphen."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _heading_slugs(page) -> set[str]:
+    """The slugs of a Markdown page's headings (``#`` to ``######``), fenced code skipped."""
+    slugs, fenced = set(), False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and (m := re.match(r"#{1,6}\s+(.+?)(?:\s+#+)?\s*$", line)):
+            slugs.add(_heading_slug(m.group(1)))
+    return slugs
+
+
+def test_every_anchor_is_a_docs_page_and_one_of_its_headings(repo, claims):
+    """A claim's ``anchor`` (the evidence for its deviation; a table claim carries its column's) is
+    ``docs/<page>.md#<slug>``: the page exists and has a heading whose id is the slug."""
+    # ids of the built site (mkdocs build): section signs, en dashes, colons, brackets, apostrophes dropped
+    for heading, built_id in [
+        ("The simplex (§4.12, Figures 10–11, Table 8)", "the-simplex-412-figures-1011-table-8"),
+        ("Figure 6: the prism's prestress series", "figure-6-the-prisms-prestress-series"),
+        ("The spring–rod example", "the-springrod-example"),
+        ("Table S5: model-form error", "table-s5-model-form-error"),
+    ]:
+        assert _heading_slug(heading) == built_id
+    anchored = [c for c in claims if c.get("anchor")]
+    assert anchored
+    for c in anchored:
+        m = re.fullmatch(r"(docs/(?:[\w-]+/)*[\w-]+\.md)#([a-z0-9_-]+)", c["anchor"])
+        assert m, f"{c['id']}: anchor {c['anchor']!r} is not docs/<page>.md#<slug>"
+        page = repo / m.group(1)
+        assert page.is_file(), f"{c['id']}: {m.group(1)} is not a page"
+        assert m.group(2) in _heading_slugs(page), f"{c['id']}: {m.group(1)} has no heading #{m.group(2)}"

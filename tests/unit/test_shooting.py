@@ -38,7 +38,7 @@ def test_lm_shooting_recovers_a_slack_record_from_a_moderate_start(slack_problem
 
 @pytest.mark.slow
 def test_lm_shooting_flags_a_minimum_far_above_the_noise_floor(x1):
-    """On the 5 s slack record the seed's distant guess (10 N/m, 0.3 N s/m) with a 1e-3 difference step
+    """On the 5 s slack record the paper's distant guess (10 N/m, 0.3 N s/m) with a 1e-3 difference step
     heads for a local minimum far above the noise floor; the flag needs no exact parameters."""
     out = get_method("lm_shooting", max_nfev=10, diff_step=1e-3).run(_slack(x1, 5.0))
     assert out["spurious_minimum"] is True and out["chi2"] > 100

@@ -1,4 +1,5 @@
-"""Seed 001's spring-rod example: forward model checks and the first-principles regression."""
+"""The spring-rod example of Wang, Aanjaneya and Bekris: forward model checks and the first-principles
+regression."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Statics against closed-form and published values (seed §2.2-2.3, Table S3)."""
+"""Statics against closed-form and published values (the paper's §2.2-2.3, Table S3)."""
 
 import numpy as np
 import pytest
@@ -16,7 +16,7 @@ from tensegrity_id import (
 from tensegrity_id.mechanics import generators as gen
 from tensegrity_id.mechanics.feasibility import prism_feasible, prism_twist_range
 
-# Table S3 of the seed: structure -> (Free, Mem., rank A, s, m)
+# Table S3 of the paper: structure -> (Free, Mem., rank A, s, m)
 TABLE_S3 = {
     "x1": (gen.xframe, {"n_modules": 1}, (4, 6, 4, 2, 0)),
     "x2": (gen.xframe, {"n_modules": 2}, (8, 11, 8, 3, 0)),
@@ -41,7 +41,7 @@ def test_table_s3_counts_exact(name):
 
 
 def test_table_s3_cable_total_is_183():
-    """The seed's identifiability count is over 183 cables in these 12 forms."""
+    """The paper's identifiability count is over 183 cables in these 12 forms."""
     assert sum(make(**kw).n_cables for make, kw, _ in TABLE_S3.values()) == 183
 
 
@@ -64,7 +64,7 @@ def test_maxwell_rule_and_bases(name):
 
 
 def test_x1_lp_prestress_matches_seed():
-    """sigma = (25, 52.2, 25, 25) N/m for base, top and verticals (seed §4.2)."""
+    """sigma = (25, 52.2, 25, 25) N/m for base, top and verticals (the paper's §4.2)."""
     s = gen.xframe(1)
     sigma, bar_sigma = prestress_lp(s, sigma_min=25.0)
     # closed form: top = vertical + half bar weight (node balance at a top node)

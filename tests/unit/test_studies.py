@@ -52,7 +52,8 @@ FISHER = {
 
 
 def test_seed_study_separates_bias_from_scatter():
-    """Seed means 2-4 % off with a scatter an order smaller (the seed's §4.8 reading), constructed exactly."""
+    """Seed means 2-4 % off with a scatter an order smaller (the paper's §4.8 reading), constructed
+    exactly."""
     offsets = np.array([-0.1, 0.1, -0.05, 0.05])  # zero mean, std 0.0913 (ddof 1)
     runs = [
         _run([10.0, 52 * 1.03 + d, 25 * 0.98 + d, 25 * 1.04 + d], 1.007 + d / 10, seed=k, ratio=2.0 + k)

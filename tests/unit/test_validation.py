@@ -1,4 +1,5 @@
-"""Measured-data validation (seed §4.10-§4.12): known answers for the rebuilt models and the extraction."""
+"""Measured-data validation (the paper's §4.10-§4.12): known answers for the rebuilt models and the
+extraction."""
 
 import numpy as np
 import pytest
@@ -54,7 +55,7 @@ def measured(repo):
 
 # ------------------------------------------------------------- hexagonal prism
 def test_frequencies_scale_as_the_prestress_for_a_pure_geometric_stiffness(hexfamily):
-    """With K_e switched off every frequency squared is linear in the prestress scale (seed Eq. 11)."""
+    """With K_e switched off every frequency squared is linear in the prestress scale (the paper's Eq. 11)."""
     f1 = hexfamily.frequencies(1.0, 1e-12)
     f4 = hexfamily.frequencies(4.0, 1e-12)
     live = f1 > 1e-3 * f1.max()  # one shape carries neither stiffness: zero to rounding
@@ -76,7 +77,7 @@ def test_scale_fit_recovers_a_known_scale_from_model_peaks(hexfamily):
 
 
 def test_modal_identification_of_the_published_peaks(hexfamily):
-    """The seed's four peaks: order assignment near design, the alternative fits worse, EA is flat."""
+    """The paper's four peaks: order assignment near design, the alternative fits worse, EA is flat."""
     out = modal_identification(
         hexfamily,
         [7.285, 9.688, 10.430, 11.396],
@@ -85,9 +86,9 @@ def test_modal_identification_of_the_published_peaks(hexfamily):
         design_ring_tension=10.0,
         cable_EA=379.0,
     )
-    assert 10.0 < out["ring_tension_N"] < 12.0  # seed 10.6 N
-    assert 0.2 < out["rms_residual_hz"] < 0.5  # seed 0.33 Hz
-    assert out["alternative"]["rms_residual_hz"] > 2 * out["rms_residual_hz"]  # seed 0.92 against 0.33
+    assert 10.0 < out["ring_tension_N"] < 12.0  # the paper: 10.6 N
+    assert 0.2 < out["rms_residual_hz"] < 0.5  # the paper: 0.33 Hz
+    assert out["alternative"]["rms_residual_hz"] > 2 * out["rms_residual_hz"]  # the paper: 0.92 against 0.33
     assert out["alternative"]["ring_tension_N"] < out["ring_tension_N"]
     # following the assigned physical modes, a stiffer EA lowers the residual by at most ~10 %
     prof = out["with_EA"]["profile"]["rms_residual_hz"]
@@ -120,7 +121,7 @@ def test_simplex_self_stress_against_the_hand_derivation():
 
 
 def test_mass_conventions():
-    """Distributed: the seed's 0.342 kg per node; weighed: point masses keep the strut's total and centre."""
+    """Distributed: the paper's 0.342 kg per node; weighed: point masses keep the strut's total and centre."""
     hw = SimplexHardware()
     s = simplex_structure(hw)
     _, dist = simplex_mass(s, hw, "distributed")
@@ -146,7 +147,7 @@ def test_mechanism_mode_of_the_pin_jointed_model():
 
 
 def test_model_summary_reproduces_the_seed_force_factors(measured):
-    """Nothing fitted: the rebuilt masses and geometry give the seed's dynamic force factors to 0.5 %."""
+    """Nothing fitted: the rebuilt masses and geometry give the paper's dynamic force factors to 0.5 %."""
     out = model_summary(hardware_from_measured(measured, 1.6e6), measured)
     assert out["force_factor_weighed"] == pytest.approx(1.384, rel=5e-3)
     assert out["force_factor_distributed"] == pytest.approx(1.373, rel=5e-3)
@@ -179,7 +180,7 @@ def test_first_frequency_of_a_damped_sinusoid():
 
 def test_strike_extraction_recovers_the_true_frequency_where_one_channel_fails(tmp_path, measured):
     """Lowest level: the projection gives the model's rotational frequency; node 3's x channel picks a
-    flexural mode (the seed: the projection matters at the lowest levels)."""
+    flexural mode (the paper: the projection matters at the lowest levels)."""
     hw = hardware_from_measured(measured, 1.6e6)
     k = SimplexModel(hw).joint_stiffness_for_intercept(6.56)
     model = SimplexModel(hw, k_theta=k)

@@ -1,4 +1,4 @@
-"""The Cartesian simulator against seed 002's quaternion model (rule crosscheck_quaternion).
+"""The Cartesian simulator against the quaternion model of Cefalo and Mirats-Tur (rule crosscheck_quaternion).
 
 Outputs ``results/values/quaternion_crosscheck.json``: ``settings`` (solver,
 derivative stride), ``records`` (one row per record: ``structure``,

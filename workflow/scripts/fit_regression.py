@@ -1,4 +1,4 @@
-"""Full-state linear-regression identification (rule fit_regression; seed 001 baseline).
+"""Full-state linear-regression identification (rule fit_regression; the Wang, Aanjaneya and Bekris baseline).
 
 Output ``results/identify/regression/{structure}/{record}/fullstate_seed{seed}.json``: the
 result record of tensegrity_id.identify.base (``identified.sigma`` in N/m per

@@ -1,4 +1,4 @@
-"""Seed 001's spring-rod example (rule springrod_example): first-principles regression vs black boxes.
+"""The spring-rod example of Wang, Aanjaneya and Bekris (rule springrod_example): regression vs black boxes.
 
 Outputs
 * ``results/identify/springrod/summary.json``: settings, the regression's
@@ -6,7 +6,7 @@ Outputs
   method (``lbfgsb``, ``cmaes``) the ``(K, c)`` of every trajectory, their
   mean and std, success fraction (both within 5 %), seconds per iteration.
 * ``results/tables/springrod.csv`` / ``.md``: one row per method with
-  seed 001's published Appendix A values alongside.
+  Wang et al.'s published Appendix A values alongside.
 """
 
 import pandas as pd
@@ -23,5 +23,5 @@ write_table(
     df,
     snakemake.output.csv,
     snakemake.output.md,
-    title="Seed 001 spring-rod example (K = 100 N/m, c = 10 N s/m, M = 10 kg)",
+    title="Spring-rod example of Wang, Aanjaneya and Bekris (K = 100 N/m, c = 10 N s/m, M = 10 kg)",
 )

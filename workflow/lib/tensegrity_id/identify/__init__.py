@@ -4,11 +4,11 @@ Modules
     ``base`` (the problem, the method interface, the registry ``METHODS``
     with ``get_method``), ``problems`` (a problem from the workflow's files),
     ``scoring`` (errors, fit metrics, the outcome rule), ``residual`` (the
-    physics residual, PyTorch), ``regression`` (seed 001's full-state
-    regression), ``shooting`` (Levenberg-Marquardt shooting), ``filters``
-    (joint UKF, particle filter around an EnKF), ``springrod`` (seed 001's
-    spring-rod example), ``seeds`` (statistics of a seed group) and the
-    sub-package ``pinn``.
+    physics residual, PyTorch), ``regression`` (the full-state regression of
+    Wang, Aanjaneya and Bekris), ``shooting`` (Levenberg-Marquardt shooting),
+    ``filters`` (joint UKF, particle filter around an EnKF), ``springrod``
+    (Wang et al.'s spring-rod example), ``seeds`` (statistics of a seed group)
+    and the sub-package ``pinn``.
 
 Names are loaded on first access and methods on first use by
 :func:`get_method`, so importing this package imports nothing else (no

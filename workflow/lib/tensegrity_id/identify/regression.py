@@ -1,10 +1,12 @@
-"""First-principles linear regression from full states (seed 001), a baseline.
+"""First-principles linear regression from full states (Wang, Aanjaneya and Bekris), a baseline.
 
-Wang, Aanjaneya & Bekris identify spring stiffness and damping of spring-rod
-systems by a per-member linear regression of the equations of motion on
-full state trajectories.  Here the same idea is applied to the tensegrity
-equations: with ``q, q', q''`` known at every sample, the member convention
-gives the current force density of a taut cable as
+Wang et al. (*A First Principles Approach for Data-Efficient System
+Identification of Spring-Rod Systems via Differentiable Physics Engines*)
+identify spring stiffness and damping of spring-rod systems by a per-member
+linear regression of the equations of motion on full state trajectories.
+Here the same idea is applied to the tensegrity equations: with ``q, q',
+q''`` known at every sample, the member convention gives the current force
+density of a taut cable as
 
     sigma_k(l) = K_k (1 - L0_k / l) = sigma_k + EA_k (1 / L_ref_k - 1 / l)
 
@@ -100,7 +102,7 @@ def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=SIGMA
 
 @register
 class FullStateRegression(IdentificationMethod):
-    """Seed 001's regression applied to the tensegrity EOM with full states."""
+    """Wang et al.'s regression applied to the tensegrity EOM with full states."""
 
     name = "regression"
     n_hyperparameters = 1  # the shared initial guess, used for the first taut set

@@ -1,10 +1,14 @@
-"""Seed 001's spring–rod example: first-principles regression against black-box identification.
+"""The spring–rod example of Wang, Aanjaneya and Bekris: first-principles regression, black boxes.
 
-System (seed 001, §4 and Appendix A)
+From *A First Principles Approach for Data-Efficient System Identification of
+Spring-Rod Systems via Differentiable Physics Engines*: first-principles
+regression against black-box identification.
+
+System (Wang et al., §4 and Appendix A)
     One rigid rod, length 2 m, mass M = 10 kg, held by two linear springs
     from fixed nails to its two ends; spring rest lengths 1 m and 1.414 m; no
-    gravity; ground truth K = 100 N/m, c = 10 N s/m for both springs.  Seed 001
-    does not give the nail positions; here the rod lies on the x axis at rest
+    gravity; ground truth K = 100 N/m, c = 10 N s/m for both springs.  Wang et
+    al. do not give the nail positions; here the rod lies on the x axis at rest
     (ends at x = -1 and +1 m) with nail 1 at (-2, 0, 0) and nail 2 at
     (2, 1, 0), so both springs are at their rest lengths (1 and sqrt 2 m) in
     the equilibrium (a documented choice).  Springs push and pull (MuJoCo
@@ -12,17 +16,17 @@ System (seed 001, §4 and Appendix A)
 
         f_i = -(K (l_i - r_i) + c l'_i) u_i      on rod end i,
 
-    ``u_i`` the unit vector from nail to end (seed 001 Eqs. 1-2).
+    ``u_i`` the unit vector from nail to end (Wang et al. Eqs. 1-2).
 
 Forward model
-    Rigid-body dynamics with a unit quaternion (seed 001 Eqs. 3-4): centre of
+    Rigid-body dynamics with a unit quaternion (Wang et al. Eqs. 3-4): centre of
     mass ``p``, velocity ``v``, orientation ``q``, body angular velocity
     ``Omega``; ``M v' = f_1 + f_2``, ``I Omega' = R^T (r_1 x f_1 + r_2 x f_2)
     - Omega x I Omega`` with the inertia of a solid cylinder of radius 1 cm.
     Integrated with SciPy's RK45 (rtol 1e-10) and sampled every ``dt``; the
     quaternion is renormalised in the right-hand side.
 
-First-principles regression (seed 001 §3.2-3.3)
+First-principles regression (Wang et al. §3.2-3.3)
     From the states alone (positions, velocities, orientations, angular
     velocities at the samples), the translational equation is linear in
     ``(K/M, c/M)``:
@@ -32,7 +36,7 @@ First-principles regression (seed 001 §3.2-3.3)
     with ``a`` the central difference of the sampled velocity (O(dt^2)).
     One linear least-squares solve over all samples of all trajectories.
 
-Black-box baselines (seed 001 Appendix A)
+Black-box baselines (Wang et al. Appendix A)
     M known; ``(K, c)`` searched in ``[0.1, 1000]`` from the guess 1 by
     minimising the mean squared end-point position misfit of a re-simulated
     trajectory against the ground-truth one, relative to the mean square of
@@ -249,12 +253,12 @@ EXAMPLE_DEFAULTS = {
 
 
 def run_example(settings: dict | None = None, log=None) -> dict:
-    """Seed 001's comparison: regression over all trajectories, black boxes on the first few.
+    """Wang et al.'s comparison: regression over all trajectories, black boxes on the first few.
 
     ``settings`` (see :data:`EXAMPLE_DEFAULTS`): ``n_trajectories``, ``n_steps``,
     ``dt`` (s), ``seed``, ``black_box: {n_trajectories, n_steps, max_evals}``.
     Returns ``{settings, truth, regression, black_box}``; success means both
-    parameters within 5 % (seed 001).
+    parameters within 5 % (Wang et al.).
     """
     cfg = {**EXAMPLE_DEFAULTS, **(settings or {})}
     bb = {**EXAMPLE_DEFAULTS["black_box"], **cfg["black_box"]}

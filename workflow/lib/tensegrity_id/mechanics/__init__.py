@@ -6,9 +6,9 @@ Modules
     (equilibrium matrix, counts, prestress LP and self-stress), feasibility,
     cables (the single tension-only cable law), dynamics (constrained Cartesian
     equations of motion), excitation, simulate (event-tracked integration),
-    modal (small oscillations and tangent stiffness), quaternion (seed 002's
-    class-1 quaternion dynamics: an independent forward model sharing no
-    dynamics code), crosscheck (the Cartesian simulator against it).
+    modal (small oscillations and tangent stiffness), quaternion (the class-1
+    quaternion dynamics of Cefalo and Mirats-Tur: an independent forward model
+    sharing no dynamics code), crosscheck (the Cartesian simulator against it).
 """
 
 from .._lazy import attach

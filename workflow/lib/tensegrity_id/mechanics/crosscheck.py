@@ -1,4 +1,4 @@
-"""The Cartesian simulator against the independent quaternion model (seed 002).
+"""The Cartesian simulator against the independent quaternion model (Cefalo and Mirats-Tur).
 
 Two comparisons per record, both on the same structure, prestress and forcing:
 

@@ -1,14 +1,15 @@
-"""Quaternion dynamics of class-1 tensegrities (seed 002, Cefalo & Mirats-Tur 2011).
+"""Quaternion dynamics of class-1 tensegrities (Cefalo and Mirats-Tur 2011).
 
 An independent forward model of the same physics as
-:mod:`tensegrity_id.mechanics.dynamics`, written from seed 002's formulation and
-sharing no dynamics code with the Cartesian simulator: it reads the structure
-object and the cable constants ``K, L0, c`` as data and implements the
-kinematics, the tension-only law, the rigid-body equations, the events and
-the integration loop itself.  :mod:`tensegrity_id.mechanics.crosscheck` compares
-the two.
+:mod:`tensegrity_id.mechanics.dynamics`, written from the formulation of Cefalo
+and Mirats-Tur (*A comprehensive dynamic model for class-1 tensegrity systems
+based on quaternions*) and sharing no dynamics code with the Cartesian
+simulator: it reads the structure object and the cable constants ``K, L0, c``
+as data and implements the kinematics, the tension-only law, the rigid-body
+equations, the events and the integration loop itself.
+:mod:`tensegrity_id.mechanics.crosscheck` compares the two.
 
-Coordinates (seed 002 §3.1)
+Coordinates (Cefalo and Mirats-Tur §3.1)
     Each bar ``(i, j)`` of length ``l`` is a rigid body with a unit quaternion
     ``e = (e0, e1, e2, e3)`` (Hamilton convention) orienting a bar frame whose
     x axis runs from node ``i`` to node ``j``: the bar vector is
@@ -16,20 +17,20 @@ Coordinates (seed 002 §3.1)
         b = l (e0^2 + e1^2 - e2^2 - e3^2, 2 (e1 e2 + e0 e3), 2 (e1 e3 - e0 e2))   (Eq. 12),
 
     the first column of the rotation matrix of ``e``.  A free bar adds its
-    centre of mass ``c`` (seed 002: 7 coordinates per bar); ``x_i = c - b/2``,
-    ``x_j = c + b/2``.  A bar with one end on a pin support (the frames, the
-    prisms' base) keeps only ``e``: the pinned end ``p`` is its anchor and the
-    other end is ``p +- b`` (rotation about the fixed end, 4 coordinates).  A
-    bar with both ends supported does not move.  Planar structures are
+    centre of mass ``c`` (Cefalo and Mirats-Tur: 7 coordinates per bar);
+    ``x_i = c - b/2``, ``x_j = c + b/2``.  A bar with one end on a pin support
+    (the frames, the prisms' base) keeps only ``e``: the pinned end ``p`` is its
+    anchor and the other end is ``p +- b`` (rotation about the fixed end, 4
+    coordinates).  A bar with both ends supported does not move.  Planar structures are
     embedded at z = 0 with gravity along -y; with in-plane forces every
     torque is along z, so the motion stays planar to the last bit.  The
     initial quaternion is the shortest-arc rotation of x onto the bar, which
-    has ``e1 = 0`` (seed 002 §2's choice of the rotation axis in the y-z plane);
-    at ``b = -l x`` it is seed 002's singular solution ``(0, 0, 0, 1)``.
+    has ``e1 = 0`` (Cefalo and Mirats-Tur's choice, §2, of the rotation axis in
+    the y-z plane); at ``b = -l x`` it is their singular solution ``(0, 0, 0, 1)``.
 
-Inertia (seed 002 Eq. 28)
-    ``J3 = diag(m r^2 / 2, m l^2 / 12, m l^2 / 12)`` about the centre (seed
-    002's solid cylinder with the slender-bar transverse moment), and
+Inertia (Cefalo and Mirats-Tur Eq. 28)
+    ``J3 = diag(m r^2 / 2, m l^2 / 12, m l^2 / 12)`` about the centre (Cefalo
+    and Mirats-Tur's solid cylinder with the slender-bar transverse moment), and
     ``diag(m r^2 / 2, m l^2 / 3, m l^2 / 3)`` about a pinned end (parallel
     axes).  This is the Cartesian consistent mass of a uniform rigid bar: with
     ``x_i = c - b/2``, ``x_j = c + b/2`` and ``|b'| = l |w_perp|``,
@@ -43,7 +44,7 @@ Inertia (seed 002 Eq. 28)
     initial zero.  So the model is independent of ``r`` (a unit test checks
     it) and ``J3`` stays invertible, as Eq. 64 needs.
 
-Equations of motion (seed 002 Eqs. 55-64)
+Equations of motion (Cefalo and Mirats-Tur Eqs. 55-64)
     Translation of a free bar (Eq. 55/63, no ground friction ``b_t``):
     ``m c'' = f_i + f_j + m g``.  Rotation (Eq. 64): with the body-frame
     angular velocity ``w = 2 vec(e* e')`` (A.26) and torque about the anchor
@@ -59,8 +60,9 @@ Equations of motion (seed 002 Eqs. 55-64)
     Eq. 64 drops, is kept: it vanishes identically for an axisymmetric bar
     without axial spin (``J3 w`` is parallel to ``w``), so both forms agree
     here.  The term ``-|e'|^2 e`` keeps ``d^2 |e|^2 / dt^2 = 0``: the unit
-    norm holds at the acceleration level only, as in seed 002, and its drift
-    ``max | |e|^2 - 1 |`` is measured along every run (no projection).
+    norm holds at the acceleration level only, as in Cefalo and Mirats-Tur,
+    and its drift ``max | |e|^2 - 1 |`` is measured along every run (no
+    projection).
 
 Cables and events
     Tension-only springs ``T = K (l - L0)`` with the axial damper ``c l'``
@@ -141,7 +143,7 @@ def _shortest_arc(u):
     w = 1.0 + u[..., 0]
     e = np.stack([w, np.zeros_like(w), -u[..., 2], u[..., 1]], -1)  # (1 + x.u, x cross u)
     n = np.linalg.norm(e, axis=-1, keepdims=True)
-    flip = n[..., 0] < 1e-12  # u = -x: seed 002's singular orientation
+    flip = n[..., 0] < 1e-12  # u = -x: Cefalo and Mirats-Tur's singular orientation
     e = np.where(flip[..., None], np.array([0.0, 0.0, 0.0, 1.0]), e / np.where(n > 0, n, 1.0))
     return e
 
@@ -184,7 +186,7 @@ class QuaternionRecord:
 
 
 class QuaternionModel:
-    """Seed 002's class-1 equations for one prestressed structure.
+    """Cefalo and Mirats-Tur's class-1 equations for one prestressed structure.
 
     Parameters
     ----------

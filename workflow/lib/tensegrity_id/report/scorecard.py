@@ -13,7 +13,7 @@
         tolerance: precision               # a class of TOLERANCES or a family's name
         source: {file: results/structures/x1.json, key: members.3.sigma}
         deviation: why it differs, in words   # no typed numbers: the scorecard writes both values
-        anchor: "#the-structures"             # the docs section holding the evidence
+        anchor: docs/verification.md#structures   # the docs page and heading holding the evidence
 
 ``source`` is a JSON file with a dotted ``key`` (list indices as numbers) or
 a CSV table with ``where: {column: value}`` selecting one row and

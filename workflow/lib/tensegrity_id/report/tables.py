@@ -168,8 +168,8 @@ def table2(
                 "state derivatives (relative)",
                 "level": crosscheck["max_derivative_diff_rel"],
                 "paper_level": 1e-14,
-                "scope": f"{n} class-1 records (seed 002 model; the paper's level is against STEDY), "
-                f"worst {crosscheck['max_derivative_diff_rel_at']}",
+                "scope": f"{n} class-1 records (Cefalo and Mirats-Tur's model; the paper's level is "
+                f"against STEDY), worst {crosscheck['max_derivative_diff_rel_at']}",
             }
         )
         rows.append(
