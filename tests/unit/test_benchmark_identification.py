@@ -43,7 +43,7 @@ def taut(x1):
 
 
 # ------------------------------------------------------------ transition search
-def test_transition_search_finds_the_seed_count_on_x1(x1):
+def test_transition_search_finds_the_papers_count_on_x1(x1):
     """The paper's X1 slack record has 20 transitions at 40 N; the search between 20 and 60 N finds an
     amplitude with exactly 20, and the record at that amplitude has them."""
     out = amplitude_for_transitions(Dynamics(x1), SPEC, 20, p_lo=20.0, p_hi=60.0, n_scan=12, **SIM)
