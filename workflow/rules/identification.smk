@@ -247,7 +247,7 @@ rule baseline_variants:
 
 
 # Levenberg-Marquardt shooting started from a physics-informed estimate (the
-# hybrid of issue 16 §4): same record, noise realisation and sensors as the
+# hybrid beyond the paper): same record, noise realisation and sensors as the
 # PINN run it starts from.
 rule identify_pinn_lm:
     input:

@@ -1,4 +1,4 @@
-"""An uncalibrated force channel (rule make_force_scale_table; beyond the paper, issue 19 section 3).
+"""An uncalibrated force channel (rule make_force_scale_table; beyond the paper).
 
 Output ``results/tables/force_scale.{csv,md}``: on a simulated record whose
 force channel is miscalibrated (protocol ``true_force_scale``: the applied

@@ -279,7 +279,7 @@ def misfit_landscape(
 class PINNThenLM(LMShooting):
     """Levenberg-Marquardt shooting started from a physics-informed estimate (``pinn_lm``).
 
-    A hybrid beyond the paper (issue 16 §4): the PINN's identified force
+    A hybrid beyond the paper: the PINN's identified force
     densities and damper (option ``start_from = {"sigma": [...], "c": ...}``,
     the ``identified`` block of its result record; undetermined cables take
     the problem's guess) start the same shooting search as ``lm_shooting``,
