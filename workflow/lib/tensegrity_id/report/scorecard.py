@@ -695,9 +695,9 @@ def doc_blocks(df: pd.DataFrame, source: str) -> dict:
         "counts": f"Reproduction scorecard ({len(df)} claims of the paper, `{source}`, rule "
         f"`make_scorecard`): {line}.",
     }
-    table = summary(df)
+    table, head = summary(df), headline(df)
     lines = [
-        f"**{headline(df)[0].upper()}{headline(df)[1:]}.**",
+        f"**{head[0].upper()}{head[1:]}.**",
         "",
         "| scope | claims | counted | match | deviation | match rate | independent runs |",
         "| --- | --- | --- | --- | --- | --- | --- |",
