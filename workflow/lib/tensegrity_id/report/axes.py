@@ -9,10 +9,14 @@ __all__ = ["plain_log_ticks", "headroom"]
 
 
 def plain_log_ticks(axis) -> None:
-    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only."""
+    """Plain numbers (0.5, 2, 10) on a log axis instead of 5x10^-1; minor labels at 2 and 5 only,
+    and none on an axis spanning more than three decades (they would overlap)."""
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
 
     def minor(v, _):
+        lo, hi = sorted(axis.get_view_interval())
+        if lo > 0 and hi / lo > 1e3:
+            return ""
         lead = round(v / 10 ** np.floor(np.log10(v)))
         return f"{v:g}" if lead in (2, 5) else ""
 
