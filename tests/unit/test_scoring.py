@@ -100,7 +100,10 @@ def test_train_misfit_ratio_known_answer():
     pred = np.tile([0.5, 1.0], (10, 1))
     pred[7:] += 100.0  # held-out samples do not enter
     assert train_misfit_ratio(sens, pred) == pytest.approx(0.625, rel=TOL)
-    assert train_misfit_ratio({**sens, "noise_std": np.array([0.0, 2.0])}, pred) is None
+    # a channel without signal (noise level zero or of rounding size) is left out: 1/4 from channel 1
+    for silent in (0.0, 1e-17):
+        assert train_misfit_ratio({**sens, "noise_std": np.array([silent, 2.0])}, pred) == pytest.approx(0.25)
+    assert train_misfit_ratio({**sens, "noise_std": np.zeros(2)}, pred) is None
     assert train_misfit_ratio({k: v for k, v in sens.items() if k != "noise_std"}, pred) is None
     assert train_misfit_ratio(sens, None) is None
 

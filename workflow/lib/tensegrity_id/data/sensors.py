@@ -29,12 +29,24 @@ import numpy as np
 
 from .records import drive_coords
 
-__all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask", "noise_realization"]
+__all__ = ["NOISE_SEED_TAG", "sensor_data", "intermittent_mask", "noise_realization", "active_channels"]
 
 SPLIT_BLOCKS = 10
 """Blocks of a contiguous train/held-out split (``split: blocks``): whole tenths of the record."""
 NOISE_SEED_TAG = 7_310_001
 """Mixed into noise seeds: noise streams differ from dataset and training streams."""
+
+
+INACTIVE_RELATIVE_STD = 1e-12
+"""A channel whose noise level is below this fraction of the largest one carries no signal."""
+
+
+def active_channels(noise_std) -> np.ndarray:
+    """Mask of the channels that carry a signal: a noise level above ``INACTIVE_RELATIVE_STD`` of the
+    largest (the noise is 2 % of each channel's RMS, so a zero-RMS channel, say a node the bars hold
+    still, has a noise level of rounding size)."""
+    std = np.atleast_1d(np.asarray(noise_std, float))
+    return std > INACTIVE_RELATIVE_STD * std.max()
 
 
 def intermittent_mask(n: int, *, fraction: float = 0.25, n_dropouts: int = 3) -> np.ndarray:

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..analysis.identifiability import structural_identifiability
+from ..data.sensors import active_channels
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.simulate import SimulationError, simulate_from_rest
 
@@ -155,7 +156,9 @@ def train_misfit_ratio(sensors: dict, a_pred) -> float | None:
     """Training mean squared misfit of the sensor accelerations over the noise variance (per channel).
 
     About 1 when the fit leaves the noise; well below 1 when the network fits the noise (the held-out
-    ratio then grows).  ``None`` without a prediction, a training mask or a noise level.
+    ratio then grows).  Channels without signal (:func:`~tensegrity_id.data.sensors.active_channels`:
+    a noise level of rounding size) are left out.  ``None`` without a prediction, a training mask or a
+    noise level.
     """
     std = sensors.get("noise_std")
     if a_pred is None or "train" not in sensors or std is None:
@@ -163,7 +166,10 @@ def train_misfit_ratio(sensors: dict, a_pred) -> float | None:
     train = sensors["keep"] & sensors["train"]
     r2 = (np.asarray(a_pred) - sensors["noisy"]) ** 2
     var = np.broadcast_to(np.asarray(std, float) ** 2, r2.shape)
-    if not train.any() or not (var[train] > 0).all():
+    cols = np.broadcast_to(active_channels(std), r2.shape[1:]) if r2.ndim == 2 else None
+    if cols is not None:
+        r2, var = r2[:, cols], var[:, cols]
+    if not train.any() or not r2.size or not (var[train] > 0).all():
         return None
     return float(np.mean(r2[train] / var[train]))
 

@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..data.runio import save_figure  # noqa: E402
+from ..data.sensors import active_channels  # noqa: E402
 from .axes import headroom as _headroom  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
@@ -235,8 +236,8 @@ def bridge_summary(
     """The numbers of Figure 7: per record the median and worst force-density errors, the cables
     within ``within_pct``, the damper error, the held-out ratio, the outcome and the worst CRLB, and the
     sensor channels that carry no signal (zero RMS: a node the bars hold fixed)."""
-    std = np.asarray(noise_std, float)
-    inactive = [list(map(int, c)) for c, s in zip(channels, std, strict=True) if not s > 1e-12 * std.max()]
+    active = active_channels(noise_std)
+    inactive = [list(map(int, c)) for c, on in zip(channels, active, strict=True) if not on]
     out = []
     for row, run, fisher in zip(rows, runs, fishers, strict=True):
         err = np.array([np.nan if e is None else e for e in run["errors"]["sigma_pct"]], float)
