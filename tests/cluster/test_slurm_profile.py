@@ -160,7 +160,8 @@ def test_outputs_equal_a_local_run(cluster_run, local_run):
             x, y = pd.read_csv(a), pd.read_csv(b)
             keep = [c for c in x.columns if not TIMING.search(c)]
             if "id" in x.columns:  # the scorecard: one row per claim, some of them wall times
-                x, y = (t[~t["id"].astype(str).str.contains(TIMING_ROW)].reset_index(drop=True) for t in (x, y))
+                timed = [t["id"].astype(str).str.contains(TIMING_ROW) for t in (x, y)]
+                x, y = (t[~m].reset_index(drop=True) for t, m in zip((x, y), timed, strict=True))
             pd.testing.assert_frame_equal(y[keep], x[keep], check_exact=True, obj=str(rel))
         elif rel.suffix in (".png", ".pt", ".txt", ".yaml"):
             assert b.read_bytes() == a.read_bytes(), rel
