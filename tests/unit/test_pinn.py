@@ -3,6 +3,7 @@ configuration."""
 
 import json
 import logging
+import os
 import re
 
 import numpy as np
@@ -542,3 +543,17 @@ def test_constant_feature_and_window_in_seconds(taut):
         PINNSettings(tau_ic_unit="ms")
     with pytest.raises(ValueError, match="fourier_constant"):
         PINNSettings(fourier_constant="yes")
+
+
+def test_compile_cache_dir_kept_beside_checkpoints_unless_the_user_set_one(monkeypatch, tmp_path):
+    """use_cache_dir sets TORCHINDUCTOR_CACHE_DIR (absolute) when unset and leaves a user's value alone."""
+    from tensegrity_id.identify.pinn.compile import use_cache_dir
+
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert use_cache_dir("results/checkpoints/torchinductor") == str(
+        tmp_path / "results/checkpoints/torchinductor"
+    )
+    assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "results/checkpoints/torchinductor")
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", "/somewhere/else")
+    assert use_cache_dir("results/checkpoints/torchinductor") == "/somewhere/else"

@@ -66,6 +66,7 @@ for group in SHEET.pinn_groups:
             overrides=SHEET.pinn_settings(group["variant"]),
             problem=problem_options(PINN)(SimpleNamespace(**group)),
             checkpoint=path("pinn_checkpoint", **group),
+            compile_cache=path("compile_cache"),
         script:
             "../scripts/identify_pinn.py"
 

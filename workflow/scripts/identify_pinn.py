@@ -10,7 +10,7 @@ deviation and range of every parameter, error and fit metric over the seeds
 
 A checkpoint of the whole batch (``params.checkpoint``) is written while
 training and removed on success, so a killed job re-run resumes where it
-stopped.
+stopped.  Compiled steps are cached in ``params.compile_cache``.
 """
 
 from pathlib import Path
@@ -19,6 +19,7 @@ import torch
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.pinn import methods  # noqa: F401  (registers pinn_smooth, pinn_fb, pinn_event)
+from tensegrity_id.identify.pinn.compile import use_cache_dir
 from tensegrity_id.identify.pinn.outputs import write_run
 from tensegrity_id.identify.pinn.settings import TREATMENTS
 from tensegrity_id.identify.problems import load_problem
@@ -27,6 +28,7 @@ from tensegrity_id.identify.seeds import seed_group_summary
 log = setup_log(snakemake.log[0])
 torch.set_num_threads(snakemake.threads)
 inp, out, par = snakemake.input, snakemake.output, snakemake.params
+use_cache_dir(par.compile_cache)
 files = (inp.structure, inp.record_npz, inp.record_json, inp.sensors)
 problems = [load_problem(*files, names=par.records, seed=seed, **par.problem) for seed in par.seeds]
 log.info(

@@ -39,6 +39,7 @@ PATHS = {
     "pinn_checkpoint": (
         "checkpoints/pinn_{treatment}/{structure}/{record}/{protocol}_seeds{label}_steps{steps}{variant}.pt"
     ),
+    "compile_cache": "checkpoints/torchinductor",
     "pinn_lm": (
         "identify/pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}{variant}"
     ),

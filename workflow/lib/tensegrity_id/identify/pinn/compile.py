@@ -8,9 +8,13 @@ where compiling fails, the trainer keeps the eager step and says so in the
 log.  Compiled and eager steps agree to rounding (the fused loops order
 floating-point operations differently), so a run records which one it ran
 (``step_mode`` in its result) and a resumed run keeps the mode of its
-checkpoint.  Compiled kernels are cached by PyTorch (``TORCHINDUCTOR_CACHE_DIR``,
-by default under the system's temporary directory), so later runs of the
-same shapes start faster; the compile time is part of the run's wall time.
+checkpoint.  Compiled kernels are cached by PyTorch (``TORCHINDUCTOR_CACHE_DIR``);
+the workflow keeps that cache beside its checkpoints (:func:`use_cache_dir`,
+``results/checkpoints/torchinductor``), so it outlives a machine's temporary
+directory and is shared by the jobs of a cluster run: on one core a first
+compile of the X1 step takes about 21 s with an empty cache and 4 s with a
+warm one, against 25 000 steps of about 4 ms.  The compile time is part of a
+run's wall time.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import os
 import shutil
 
-__all__ = ["cxx_compiler", "compile_loss"]
+__all__ = ["cxx_compiler", "compile_loss", "use_cache_dir"]
 
 
 def cxx_compiler() -> str | None:
@@ -27,6 +31,13 @@ def cxx_compiler() -> str | None:
         if name and shutil.which(name):
             return shutil.which(name)
     return None
+
+
+def use_cache_dir(path) -> str:
+    """Keep TorchInductor's cache in ``path`` unless ``TORCHINDUCTOR_CACHE_DIR`` is already set
+    (a user's choice wins); returns the directory in use.  Call before the first compile."""
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.abspath(os.fspath(path)))
+    return os.environ["TORCHINDUCTOR_CACHE_DIR"]
 
 
 def compile_loss(fn, log):

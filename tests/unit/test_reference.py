@@ -1,0 +1,187 @@
+"""Reference results (tensegrity_id.report.reference): publish a run, compare runs with it.
+
+A small run tree is written by hand with Snakemake's provenance records
+(``.snakemake/metadata``, urlsafe-base64 names), so the classes are known:
+a table from a structure file is deterministic, a table and a value file
+from an identification result are stochastic.
+"""
+
+import base64
+import json
+import shutil
+
+import pytest
+from tensegrity_id.report.reference import SEED_K, classify, compare, main, publish, seed_scatter
+
+SCATTER = 0.1  # the seed group's relative scatter: std 1 over mean 10
+
+
+def _record(workdir, output, inputs):
+    name = base64.urlsafe_b64encode(output.encode()).decode()
+    folder = workdir / ".snakemake" / "metadata"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps({"rule": "r", "input": inputs}))
+
+
+def _run(tmp_path):
+    wd = tmp_path / "run"
+    r = wd / "results"
+    for sub in ("tables", "values", "identify/pinn_smooth/x1/taut_1pt", "structures"):
+        (r / sub).mkdir(parents=True, exist_ok=True)
+    (r / "structures/x1.json").write_text("{}")
+    (r / "tables/tableS3.csv").write_text("structure,rank,lambda_min\nx1,9,0.25\n")
+    (r / "tables/tableS3.md").write_text("| structure | rank |\n")
+    (r / "tables/table3.csv").write_text("case,sigma_max_pct,outcome,wall_s\nx1,3.0,identified,12.5\n")
+    (r / "values/fig4.json").write_text(json.dumps({"sigma_pct": [1.0, 2.0], "wall_s": 3.0, "label": "ok"}))
+    group = {
+        "n_seeds": 2,
+        "errors": {"sigma_max_pct": {"mean": 10.0, "std": 1.0, "n": 2}},
+        "fit": {"held_out_ratio": {"mean": 2.0, "std": 0.2, "n": 2}},
+    }
+    (r / "identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps100.json").write_text(json.dumps(group))
+    (r / "identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps100.json").write_text("{}")
+    _record(wd, "results/tables/tableS3.csv", ["results/structures/x1.json"])
+    _record(wd, "results/tables/tableS3.md", ["results/structures/x1.json"])
+    _record(
+        wd,
+        "results/values/fig4.json",
+        ["results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps100.json"],
+    )
+    _record(wd, "results/tables/table3.csv", ["results/values/fig4.json"])  # stochastic at one remove
+    return wd
+
+
+@pytest.fixture
+def reference(tmp_path):
+    wd = _run(tmp_path)
+    out = tmp_path / "reference"
+    manifest = publish(wd / "results", out, command="snakemake --cores 2", configs=["config/paper.yaml"])
+    return wd, out, manifest
+
+
+def test_published_files_classes_hashes_and_scatter(reference):
+    wd, out, m = reference
+    classes = {f["path"]: f["class"] for f in m["files"]}
+    assert classes == {
+        "results/tables/tableS3.csv": "deterministic",
+        "results/tables/tableS3.md": "deterministic",
+        "results/tables/table3.csv": "stochastic",
+        "results/values/fig4.json": "stochastic",
+    }
+    assert all(len(f["sha256"]) == 64 and f["bytes"] > 0 for f in m["files"])
+    assert (out / "tables/table3.csv").read_text() == (wd / "results/tables/table3.csv").read_text()
+    assert not (out / "identify").exists() and not (out / "structures").exists()
+    assert m["seed_scatter"]["groups"] == 1
+    assert m["seed_scatter"]["metrics"] == pytest.approx(
+        {"sigma_max_pct": SCATTER, "held_out_ratio": SCATTER}
+    )
+    assert m["seed_scatter"]["pooled"] == pytest.approx(SCATTER)
+    for key in (
+        "command",
+        "configs",
+        "commit",
+        "date",
+        "machine",
+        "versions",
+        "wall_s",
+        "cpu_s",
+        "peak_rss_mb",
+    ):
+        assert key in m
+    assert m["machine"]["cores"] >= 1 and m["versions"]["numpy"]
+
+
+def test_the_reference_compared_with_itself_is_equal(reference, capsys):
+    wd, out, _ = reference
+    report = compare(wd / "results", out)
+    assert report.exit_code() == 0 and report.count("equal") == 4  # the Markdown twin byte for byte
+    assert main(["compare", str(wd / "results"), "--reference", str(out)]) == 0
+    assert "4 equal, 0 within scatter, 0 different" in capsys.readouterr().out
+
+
+def _doctored(wd, tmp_path, edit):
+    copy = tmp_path / "doctored"
+    shutil.copytree(wd / "results", copy)
+    edit(copy)
+    return copy
+
+
+T3 = "case,sigma_max_pct,outcome,wall_s\n"
+
+
+def _write(rel, text):
+    return lambda r: (r / rel).write_text(text)
+
+
+def _fig4(sigma):
+    return _write("values/fig4.json", json.dumps({"sigma_pct": sigma, "wall_s": 9.0, "label": "ok"}))
+
+
+@pytest.mark.parametrize(
+    ("edit", "path", "status"),
+    [
+        # a deterministic number 1 % off: different
+        (
+            _write("tables/tableS3.csv", "structure,rank,lambda_min\nx1,9,0.2525\n"),
+            "tables/tableS3.csv",
+            "different",
+        ),
+        # a stochastic number within SEED_K scatters (5 % against 2 x 10 %; timing ignored): within scatter
+        (_write("tables/table3.csv", T3 + "x1,3.15,identified,99\n"), "tables/table3.csv", "within scatter"),
+        # beyond it (50 %): different
+        (_write("tables/table3.csv", T3 + "x1,4.5,identified,12.5\n"), "tables/table3.csv", "different"),
+        # a label changed: different in any class
+        (_write("tables/table3.csv", T3 + "x1,3.0,partial,12.5\n"), "tables/table3.csv", "different"),
+        # a value file: timing ignored, a list entry beyond the scatter found
+        (_fig4([1.0, 2.9]), "values/fig4.json", "different"),
+        (_fig4([1.0, 2.0]), "values/fig4.json", "equal"),
+        # a Markdown twin that differs is compared through its CSV
+        (_write("tables/tableS3.md", "| other |\n"), "tables/tableS3.md", "not compared"),
+        # not produced by this run: listed, not a failure
+        (lambda r: (r / "tables/tableS3.csv").unlink(), "tables/tableS3.csv", "not produced"),
+    ],
+)
+def test_a_doctored_run(reference, tmp_path, edit, path, status):
+    wd, out, _ = reference
+    report = compare(_doctored(wd, tmp_path, edit), out)
+    got = {f.path: f for f in report.files}[f"results/{path}"]
+    assert got.status == status, got
+    assert report.exit_code() == (1 if status == "different" else 0)
+    if status == "different":
+        assert "reference" in got.detail and "here" in got.detail
+
+
+def test_scatter_bound_is_seed_k_relative_scatters():
+    assert SEED_K * SCATTER == pytest.approx(0.2)
+
+
+def test_no_provenance_no_publication(tmp_path, capsys):
+    wd = _run(tmp_path)
+    shutil.rmtree(wd / ".snakemake")
+    with pytest.raises(ValueError, match=r"\.snakemake/metadata"):
+        classify(wd, ["results/tables/table3.csv"])
+    assert (
+        main(["publish", "--results", str(wd / "results"), "--out", str(tmp_path / "o"), "--command", "x"])
+        == 2
+    )
+    assert "publish from the working directory" in capsys.readouterr().err
+
+
+def test_compare_usage_errors(tmp_path, capsys):
+    assert main(["compare", str(tmp_path), "--reference", str(tmp_path / "none")]) == 2
+    assert "MANIFEST.json" in capsys.readouterr().err
+
+
+def test_empty_run_is_not_a_pass(reference, tmp_path):
+    _, out, _ = reference
+    (tmp_path / "empty").mkdir()
+    assert compare(tmp_path / "empty", out).exit_code() == 1
+
+
+def test_seed_scatter_ignores_single_seed_groups(tmp_path):
+    d = tmp_path / "results/identify/a"
+    d.mkdir(parents=True)
+    (d / "x_seeds_steps1.json").write_text(
+        json.dumps({"n_seeds": 1, "errors": {"c_pct": {"mean": 1, "std": 0, "n": 1}}})
+    )
+    assert seed_scatter(tmp_path / "results") == {"metrics": {}, "pooled": None, "groups": 0}
