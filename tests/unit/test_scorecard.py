@@ -412,3 +412,21 @@ def test_every_anchor_is_a_docs_page_and_one_of_its_headings(repo, claims):
         page = repo / m.group(1)
         assert page.is_file(), f"{c['id']}: {m.group(1)} is not a page"
         assert m.group(2) in _heading_slugs(page), f"{c['id']}: {m.group(1)} has no heading #{m.group(2)}"
+
+
+def test_the_paper_scale_scorecard_is_quoted_beside_the_default_when_published():
+    """doc_blocks: without a paper-scale scorecard the block says it is not yet published; with one,
+    it gives that scorecard's counts and headline."""
+    from tensegrity_id.report.scorecard import PAPER_SCALE, doc_blocks
+
+    rows = [
+        {"section": "§4.3", "claim": "a", "paper": "1", "here": "1", "unit": "", "tolerance": "seeds",
+         "class": "identification", "status": "match", "reason": "", "run": "r1"},
+        {"section": "§4.3", "claim": "b", "paper": "1", "here": "3", "unit": "", "tolerance": "seeds",
+         "class": "identification", "status": "deviation", "reason": "x", "run": "r2"},
+    ]  # fmt: skip
+    df = pd.DataFrame(rows)
+    assert "not yet published" in doc_blocks(df, "s.csv")["paper_scale"]
+    block = doc_blocks(df, "s.csv", df.iloc[:1])["paper_scale"]
+    assert PAPER_SCALE in block and "1 claims" in block and "**1** match, **0** deviation" in block
+    assert "seed scatter: 1 of 1" in block

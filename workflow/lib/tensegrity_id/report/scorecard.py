@@ -677,24 +677,42 @@ def status_counts(df: pd.DataFrame) -> dict:
 # ------------------------------------------------------------------ documentation blocks
 DOC_BLOCKS = {
     "counts": "docs/reproduction.md",
+    "paper_scale": "docs/reproduction.md",
     "summary": "docs/reproduction.md",
     "verification": "docs/verification.md",
 }
 """The documentation's generated blocks, between ``<!-- scorecard:NAME -->`` and
 ``<!-- /scorecard:NAME -->``, and the page holding each (relative to the repository root)."""
 
+PAPER_SCALE = "resources/reference/paper/tables/scorecard.csv"
+"""The paper-scale scorecard: the published reference results of ``config/paper.yaml``."""
+
 VERIFICATION_SECTIONS = ("§2", "Table 2", "§4.2")
 """Claims quoted in the verification page's table (sections starting so)."""
 
 
-def doc_blocks(df: pd.DataFrame, source: str) -> dict:
-    """The documentation's generated text: the counts per status, and the verification claims as a table."""
-    counts = status_counts(df)
-    line = ", ".join(f"**{n}** {s}" for s, n in counts.items())
+def _counts_line(df: pd.DataFrame) -> str:
+    return ", ".join(f"**{n}** {s}" for s, n in status_counts(df).items())
+
+
+def doc_blocks(df: pd.DataFrame, source: str, paper_scale: pd.DataFrame | None = None) -> dict:
+    """The documentation's generated text: the counts per status (the default study's and, beside
+    them, the paper-scale reference's when published), and the verification claims as a table."""
     blocks = {
         "counts": f"Reproduction scorecard ({len(df)} claims of the paper, `{source}`, rule "
-        f"`make_scorecard`): {line}.",
+        f"`make_scorecard`): {_counts_line(df)}.",
     }
+    if paper_scale is None:
+        blocks["paper_scale"] = (
+            f"At the paper's scale (`config/paper.yaml`): not yet published (`{PAPER_SCALE}` is "
+            "written when the paper grid has run to the end)."
+        )
+    else:
+        head = headline(paper_scale)
+        blocks["paper_scale"] = (
+            f"At the paper's scale (`config/paper.yaml`, `{PAPER_SCALE}`; {len(paper_scale)} claims): "
+            f"{_counts_line(paper_scale)}. {head[0].upper()}{head[1:]}."
+        )
     table, head = summary(df), headline(df)
     lines = [
         f"**{head[0].upper()}{head[1:]}.**",
@@ -750,15 +768,18 @@ def update_docs(blocks: dict, root=".") -> list[Path]:
 def main(argv=None) -> None:
     """``python -m tensegrity_id.report.scorecard results/tables/scorecard.csv [ROOT]``.
 
-    Rewrites the documentation's generated blocks (:data:`DOC_BLOCKS`) from a scorecard; ``ROOT``
-    is the repository root (default: the current directory).
+    Rewrites the documentation's generated blocks (:data:`DOC_BLOCKS`) from a scorecard of the
+    default study and, where published, the paper-scale one (:data:`PAPER_SCALE` under ``ROOT``);
+    ``ROOT`` is the repository root (default: the current directory).
     """
     import sys
 
     args = list(argv or sys.argv[1:])
     table, root = args[0], (args[1] if len(args) > 1 else ".")
     df = pd.read_csv(table, dtype=str, keep_default_na=False)
-    for path in update_docs(doc_blocks(df, table), root):
+    paper = Path(root) / PAPER_SCALE
+    paper_df = pd.read_csv(paper, dtype=str, keep_default_na=False) if paper.is_file() else None
+    for path in update_docs(doc_blocks(df, table, paper_df), root):
         print(f"wrote {path}")
 
 
