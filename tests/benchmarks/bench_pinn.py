@@ -27,7 +27,9 @@ and two ratios against the machine's own arithmetic, measured in the same run:
     <= 1.5);
 ``run_over_steps``
     a complete 25 000-step run (compile included) over 25 000 timed steps
-    (target <= 1.15; needs ``--full``).
+    (target <= 1.15; needs ``--full``); beside it ``run_over_own_steps``, each run's wall over
+    25 000 of its own steady steps (the steps after the first ``WARM``), which the machine's
+    rate drifting between the step timing and the runs does not move.
 
 With ``--seeds N`` the same two ratios for the batch of N seeds (its run of
 ``--batch-steps`` steps).  The compile cache is the workflow's
@@ -62,6 +64,8 @@ from tensegrity_id.identify.scoring import parameter_errors  # noqa: E402
 STEPS = 25_000
 TARGET_S = 90.0
 TARGET_RATIO = 3.0
+WARM = 20
+"""Steps of a full run counted as its start (the compile happens at the first)."""
 TARGET_STEP_OVER_FLOOR = 1.5
 TARGET_RUN_OVER_STEPS = 1.15
 
@@ -117,10 +121,17 @@ def gemm_rate() -> float:
     return 2 * 1821 * 64 * 64 / t
 
 
-def full_run(tr) -> float:
+def full_run(tr, parts: list | None = None) -> float:
+    """Wall time of a complete run (compile included); with ``parts``, also appends ``(start, steady)``:
+    the time to the end of step ``WARM`` (compile and warm-up) and the steps after it, per step."""
     t0 = time.perf_counter()
+    tr.train(until=WARM)
+    t1 = time.perf_counter()
     tr.train()
-    return time.perf_counter() - t0
+    t2 = time.perf_counter()
+    if parts is not None:
+        parts.append((t1 - t0, (t2 - t1) / (tr.settings.steps - WARM)))
+    return t2 - t0
 
 
 # ------------------------------------------------------------------ vmap
@@ -210,18 +221,28 @@ def main(argv=None):
     )
     print(f"step over its arithmetic floor: {res['step_over_floor']:.2f} (target {TARGET_STEP_OVER_FLOOR})")
     if args.full:
-        walls = [full_run(trainer(s, [rd], 0, compile=fast)) for _ in range(args.full)]
+        parts = []
+        walls = [full_run(trainer(s, [rd], 0, compile=fast), parts) for _ in range(args.full)]
         res["full_25k_s"] = summary(walls)
         res["full_25k_step"] = best
         res["run_over_steps"] = statistics.median(walls) / (STEPS * med[best])
+        # the same within each run: its wall over 25 000 of its own steady steps (robust to the
+        # machine's rate drifting between the step timing and the runs)
+        res["run_start_s"] = summary([a for a, _ in parts])
+        res["run_steady_step_s"] = summary([b for _, b in parts])
+        res["run_over_own_steps"] = statistics.median(
+            w / (STEPS * b) for w, (_, b) in zip(walls, parts, strict=True)
+        )
         print(
             f"full 25 000-step runs ({best} step, compile included): "
             f"median {statistics.median(walls):.0f} s; "
-            f"run over steps {res['run_over_steps']:.2f} (target {TARGET_RUN_OVER_STEPS})"
+            f"run over steps {res['run_over_steps']:.2f} (target {TARGET_RUN_OVER_STEPS}); over its own "
+            f"steady steps {res['run_over_own_steps']:.3f} (start {res['run_start_s']['median']:.1f} s)"
         )
     if args.seeds:
         out = batched(s, rd, args.seeds, args.batch_steps, fast, rate)
-        res["batch"] = {k: out[k] for k in ("n_seeds", "steps", "step_over_floor", "run_over_steps")}
+        keys = ("n_seeds", "steps", "step_over_floor", "run_over_steps", "run_over_own_steps", "run_start_s")
+        res["batch"] = {k: out[k] for k in keys}
     write("pinn_speed", res)
     plot_speed(res)
 
@@ -232,7 +253,8 @@ def batched(s, rd, n_seeds, n_steps, fast, rate):
     single = trainer(s, recs[:1], seeds[:1], compile=fast, steps=n_steps)
     single_wall = full_run(single)
     batch = trainer(s, recs, seeds, compile=fast, steps=n_steps)
-    batched_wall = full_run(batch)
+    bparts = []
+    batched_wall = full_run(batch, bparts)
     alone = [single.parameters_now()[0]]
     for k in seeds[1:]:
         one = trainer(s, recs[k : k + 1], [k], compile=fast, steps=n_steps)
@@ -272,6 +294,8 @@ def batched(s, rd, n_seeds, n_steps, fast, rate):
         "batch_step_s": bstep,
         "step_over_floor": bstep / (flops / rate),
         "run_over_steps": batched_wall / (n_steps * bstep),
+        "run_start_s": bparts[0][0],
+        "run_over_own_steps": batched_wall / (n_steps * bparts[0][1]),
         "eager_step_s": {"batched_matmul": summary(bmm), "vmap": summary(vm)},
         "vmap_over_batched_matmul": statistics.median(vm) / statistics.median(bmm),
         "members_vs_alone_max_rel_sigma": rel,
