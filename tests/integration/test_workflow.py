@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -331,6 +332,34 @@ def test_the_specification_study_has_a_line_per_setting_record_and_seed(workdir)
     runs = workdir / "results/identify/pinn_smooth/x1/taut_1pt"
     assert (runs / "top_node_seed0_steps300_initglorot.json").exists()
     assert json.loads((runs / "top_node_seed0_steps300.json").read_text())["seed"] == 0
+
+
+def test_reference_results_of_the_run(workdir, tmp_path):
+    """Publish the run as reference results (classes from Snakemake's provenance), compare it with
+    itself (exit 0) and with a doctored copy (exit 1)."""
+    from tensegrity_id.report.reference import compare, main
+
+    ref = tmp_path / "reference"
+    args = ["--command", "snakemake --configfile config/test.yaml", "--config", "config/test.yaml"]
+    assert main(["publish", "--results", str(workdir / "results"), "--out", str(ref), *args]) == 0
+    m = json.loads((ref / "MANIFEST.json").read_text())
+    classes = {f["path"]: f["class"] for f in m["files"]}
+    assert classes["results/tables/table1.csv"] == "deterministic"
+    assert classes["results/tables/tableS3.csv"] == "deterministic"
+    assert classes["results/tables/pinn_spec_study.csv"] == "stochastic"
+    assert classes["results/tables/scorecard.csv"] == "stochastic"
+    assert not any(p.startswith(("results/records/", "results/identify/")) for p in classes)
+    assert m["commit"] and m["versions"]["torch"] and m["files"]
+    assert compare(workdir / "results", ref).exit_code() == 0
+    doctored = tmp_path / "doctored" / "results"
+    for sub in ("tables", "values", "figures"):
+        shutil.copytree(workdir / "results" / sub, doctored / sub)
+    t1 = pd.read_csv(doctored / "tables/table1.csv", dtype=str, keep_default_na=False)
+    t1.loc[0, "nodes"] = str(int(t1.loc[0, "nodes"]) + 1)
+    t1.to_csv(doctored / "tables/table1.csv", index=False)
+    report = compare(doctored, ref)
+    assert report.exit_code() == 1
+    assert [f.path for f in report.files if f.status == "different"] == ["results/tables/table1.csv"]
 
 
 def test_nothing_to_do_after_a_run(workdir):
