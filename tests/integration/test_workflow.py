@@ -337,7 +337,7 @@ def test_the_specification_study_has_a_line_per_setting_record_and_seed(workdir)
 def test_reference_results_of_the_run(workdir, tmp_path):
     """Publish the run as reference results (classes from Snakemake's provenance), compare it with
     itself (exit 0) and with a doctored copy (exit 1)."""
-    from tensegrity_id.report.reference import compare, main
+    from tensegrity_id.workflow.reference import compare, main
 
     ref = tmp_path / "reference"
     args = ["--command", "snakemake --configfile config/test.yaml", "--config", "config/test.yaml"]

@@ -1,4 +1,4 @@
-"""Reference results (tensegrity_id.report.reference): publish a run, compare runs with it.
+"""Reference results (tensegrity_id.workflow.reference): publish a run, compare runs with it.
 
 A small run tree is written by hand with Snakemake's provenance records
 (``.snakemake/metadata``, urlsafe-base64 names), so the classes are known:
@@ -11,7 +11,7 @@ import json
 import shutil
 
 import pytest
-from tensegrity_id.report.reference import SEED_K, classify, compare, main, publish, seed_scatter
+from tensegrity_id.workflow.reference import SEED_K, classify, compare, main, publish, seed_scatter
 
 SCATTER = 0.1  # the seed group's relative scatter: std 1 over mean 10
 

@@ -2,7 +2,7 @@
 
 Publish (after a finished run, e.g. the paper grid)::
 
-    python -m tensegrity_id.report.reference publish --results results \\
+    python -m tensegrity_id.workflow.reference publish --results results \\
         --out resources/reference/paper --config config/paper.yaml \\
         --command "snakemake --cores 2 --configfile config/paper.yaml" \\
         --wall-s 14400 --cpu-s 27000 --peak-rss-mb 3100
@@ -15,7 +15,7 @@ the command and the configs, and the run's seed scatter.
 
 Compare (after your own run, on a laptop or a cluster)::
 
-    python -m tensegrity_id.report.reference compare results \\
+    python -m tensegrity_id.workflow.reference compare results \\
         [--reference resources/reference/paper] [--json report.json]
 
 prints, per reference file found in ``results``: ``equal`` (to rounding),
@@ -58,7 +58,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .scorecard import SEED_K
+from ..report.scorecard import SEED_K
 
 __all__ = [
     "RTOL",
@@ -415,7 +415,7 @@ def _print(report: CompareReport) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m tensegrity_id.report.reference", description=__doc__.splitlines()[0]
+        prog="python -m tensegrity_id.workflow.reference", description=__doc__.splitlines()[0]
     )
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("publish", help="copy a finished run's outputs into a reference folder")
