@@ -445,6 +445,8 @@ def main(argv=None) -> int:
                 date=args.date,
             )
             print(f"published {len(m['files'])} files to {args.out} (MANIFEST.json)")
+            if m["commit"] is None:
+                print("warning: the run's folder is no git working tree; no commit recorded", file=sys.stderr)
             return 0
         if not (args.reference / "MANIFEST.json").is_file():
             raise ValueError(f"{args.reference}: no MANIFEST.json; pass --reference the published folder")
