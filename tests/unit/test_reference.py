@@ -185,3 +185,17 @@ def test_seed_scatter_ignores_single_seed_groups(tmp_path):
         json.dumps({"n_seeds": 1, "errors": {"c_pct": {"mean": 1, "std": 0, "n": 1}}})
     )
     assert seed_scatter(tmp_path / "results") == {"metrics": {}, "pooled": None, "groups": 0}
+
+
+def test_publishing_again_replaces_only_a_previous_reference(reference, tmp_path):
+    wd, out, _ = reference
+    (out / "NOTES.md").write_text("kept")
+    publish(wd / "results", out, command="again", configs=[])
+    assert (out / "NOTES.md").read_text() == "kept"
+    assert json.loads((out / "MANIFEST.json").read_text())["command"] == "again"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("x")
+    with pytest.raises(ValueError, match="no MANIFEST.json"):
+        publish(wd / "results", elsewhere, command="x", configs=[])
+    assert (elsewhere / "precious.txt").read_text() == "x"

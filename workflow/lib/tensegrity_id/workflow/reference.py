@@ -193,6 +193,26 @@ def _versions() -> dict:
     return out
 
 
+def _clear_previous(out: Path) -> None:
+    """Remove a previous reference's files (those its manifest lists) before publishing anew; refuse a
+    non-empty folder without a manifest, so a mistyped ``--out`` loses nothing."""
+    if not out.exists():
+        return
+    manifest = out / "MANIFEST.json"
+    if not manifest.is_file():
+        if any(out.iterdir()):
+            raise ValueError(
+                f"{out}: not empty and no MANIFEST.json; pass --out an empty or a reference folder"
+            )
+        return
+    for entry in json.loads(manifest.read_text()).get("files", []):
+        (out / Path(entry["path"]).relative_to("results")).unlink(missing_ok=True)
+    manifest.unlink()
+    for d in sorted((p for p in out.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        if not any(d.iterdir()):
+            d.rmdir()
+
+
 def publish(
     results: Path,
     out: Path,
@@ -212,8 +232,7 @@ def publish(
         raise ValueError(f"{results}: nothing to publish (no tables, values or figures)")
     rel = [f"results/{p.relative_to(results).as_posix()}" for p in files]
     classes = classify(workdir, rel)
-    if out.exists():
-        shutil.rmtree(out)
+    _clear_previous(Path(out))
     entries = []
     for p, r in zip(files, rel, strict=True):
         dest = out / p.relative_to(results)
