@@ -149,9 +149,10 @@ def test_bridge_summary_counts_cables_within_five_percent_and_marks_silent_chann
 def test_study_rows_join_the_pinn_sheet_and_merge_seed_groups(default_config):
     sheet = RunSheet(default_config)
     fig6 = sheet.rows["bench_fig6"]
-    assert [r["row"] for r in fig6] == ["l1", "l5", "l15", "l1_12k", "l1_25k"]
+    # the repeat at 25 000 steps is the paper config's (docs/performance.md)
+    assert [r["row"] for r in fig6] == ["l1", "l5", "l15", "l1_12k"]
     assert [r.get("level") for r in fig6[:3]] == [1.0, 5.0, 15.0] and fig6[3]["label"] == "repeat"
-    assert [len(r["runs"]) for r in fig6] == [1, 1, 1, 2, 2] and fig6[4]["runs"][0]["steps"] == 25000
+    assert [len(r["runs"]) for r in fig6] == [1, 1, 1, 2] and fig6[3]["runs"][0]["steps"] == 12000
     assert all(run in sheet.pinn for row in fig6 for run in row["runs"])
     (ss,) = sheet.rows["bench_seed_study"]
     assert [r["seed"] for r in ss["runs"]] == [0, 1, 2, 3]
@@ -164,6 +165,22 @@ def test_study_rows_join_the_pinn_sheet_and_merge_seed_groups(default_config):
     assert groups[("x1", "taut_1pt", "top_node", 12000)] == [0, 1, 2, 3]
     assert groups[("prism30_zg", "series_l1", "four", 12000)] == [0, 1]
     assert [r["record"] for r in sheet.rows["bench_fig7"]] == ["taut_4pt", "slack_4pt"]
+
+
+def test_the_paper_overlay_keeps_the_rows_the_default_leaves_to_it(repo, default_config):
+    """What the default trims for time (docs/performance.md) the paper config runs."""
+    cfg = copy.deepcopy(default_config)
+    update_config(cfg, yaml.safe_load((repo / "config/paper.yaml").read_text()))
+    paper, default = RunSheet(cfg), RunSheet(default_config)
+    assert [r["row"] for r in paper.rows["bench_fig6"]][-1] == "l1_25k"
+    assert paper.rows["bench_fig6"][-1]["runs"][0]["steps"] == 25000
+    for rows in (paper.rows["fig4"], paper.rows["table6_pinn"]):
+        assert {r["steps"] for r in rows} == {25000}
+    for rows in (default.rows["fig4"], default.rows["table6_pinn"]):
+        assert {r["steps"] for r in rows} == {12000}
+    steps = {(r["treatment"], r["steps"]) for r in paper.pinn if r["record"] == "slack_1pt"}
+    assert {("fb", 25000), ("event", 25000), ("smooth", 25000)} <= steps
+    assert not any(r["steps"] > 12000 for r in default.pinn if not r["variant"])
 
 
 @pytest.mark.parametrize(

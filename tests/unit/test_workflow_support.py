@@ -129,8 +129,9 @@ def test_default_run_sheet_counts(default_config):
     # + the prism series (6 runs), the seed study's seeds 1-3 and the bridge's slack record (Figs 6-7),
     # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
     # Table S1's 6 weight variants (the paper config's 12) and Table S4's 4 (two noise levels, EA
-    # jointly on two records)
-    assert len(sheet.pinn) == 59 and len(rows["table5"]) == 6
+    # jointly on two records); the 25 000-step rows (X1 demonstration, Table 5's second length,
+    # Figure 6's repeat: 6 runs) are the paper config's
+    assert len(sheet.pinn) == 53 and len(rows["table5"]) == 3
     # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
     tables = ("table3", "table4", "tableS1", "tableS4", "tableS5", "tableS6")
     assert [len(rows[f"bench_{t}"]) for t in tables] == [12, 6, 9, 6, 12, 6]
@@ -282,7 +283,7 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"
     )
-    assert result_path("pinn", ".json", **sheet.rows["fig4"][0]).endswith("_steps25000.json")
+    assert result_path("pinn", ".json", **sheet.rows["fig4"][0]).endswith("_steps12000.json")
     cfg["studies"]["fig4"].append({**row, "settings": {"width": 32}, "variant": "wide"})
     with pytest.raises(RunSheetError, match="variant 'wide' is already defined"):
         RunSheet(cfg)
