@@ -130,8 +130,9 @@ def test_default_run_sheet_counts(default_config):
     # Tables S5 and S6's own runs (9 model-form records, 5 sensing conditions; the rest shared),
     # Table S1's 6 weight variants (the paper config's 12) and Table S4's 4 (two noise levels, EA
     # jointly on two records); the 25 000-step rows (X1 demonstration, Table 5's second length,
-    # Figure 6's repeat: 6 runs) are the paper config's
-    assert len(sheet.pinn) == 53 and len(rows["table5"]) == 3
+    # Figure 6's repeat: 6 runs), the pooled X1 records and the uncalibrated-force table (2 runs)
+    # are the paper config's
+    assert len(sheet.pinn) == 50 and len(rows["table5"]) == 3
     # Tables 3-4 and S1, S4-S6, one seed a row; the hybrid on Table 3 and the bridge
     tables = ("table3", "table4", "tableS1", "tableS4", "tableS5", "tableS6")
     assert [len(rows[f"bench_{t}"]) for t in tables] == [12, 6, 9, 6, 12, 6]
@@ -274,9 +275,9 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     ]
     sheet = RunSheet(cfg)
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
-    # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the fitted
-    # force scale (table force_scale), the added ones
-    assert set(variants) == {"wide", "identifyeatrue", "fitforcescaletrue"} | {
+    # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the added
+    # ones (the fitted force scale of table force_scale is the paper and test configs')
+    assert set(variants) == {"wide", "identifyeatrue"} | {
         f"wbar{w}" for w in (1, 10, 10000)
     } | {f"weom{w}" for w in (0.1, 0.3, 3, 10)}
     assert sheet.pinn_settings("wide") == {"width": 128}
