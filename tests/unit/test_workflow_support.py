@@ -277,9 +277,9 @@ def test_pinn_settings_variants_get_readable_distinct_paths(default_config):
     variants = {r["variant"]: r for r in sheet.pinn if r["variant"]}
     # the default config's own variants: Table S1's loss weights, Table S4's joint EA, the added
     # ones (the fitted force scale of table force_scale is the paper and test configs')
-    assert set(variants) == {"wide", "identifyeatrue"} | {
-        f"wbar{w}" for w in (1, 10, 10000)
-    } | {f"weom{w}" for w in (0.1, 0.3, 3, 10)}
+    assert set(variants) == {"wide", "identifyeatrue"} | {f"wbar{w}" for w in (1, 10, 10000)} | {
+        f"weom{w}" for w in (0.1, 0.3, 3, 10)
+    }
     assert sheet.pinn_settings("wide") == {"width": 128}
     assert result_path("pinn", ".json", **variants["wbar10"]).endswith(
         "top_node_seed0_steps12000_wbar10.json"
