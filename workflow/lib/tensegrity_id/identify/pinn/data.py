@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-__all__ = ["RecordTensors", "prepare_records", "collocation_points", "sign_change_times"]
+__all__ = ["RecordTensors", "prepare_records", "pick_channels", "collocation_points", "sign_change_times"]
 
 
 @dataclass
@@ -29,6 +29,10 @@ class RecordTensors:
     t: np.ndarray
     channels: np.ndarray
     ch_free: torch.Tensor
+    """The channels' positions among the free coordinates."""
+    ch_pick: object
+    """How the loss picks those channels from the last axis: ``ch_free``, or for a
+    single channel the equal slice (see ``pick_channels``)."""
     tau_train: torch.Tensor
     a_train: torch.Tensor
     """Training accelerations, shape (n_members, n_train, n_channels), m/s^2."""
@@ -122,6 +126,7 @@ def prepare_records(
                 t=t,
                 channels=np.asarray(sens["channels"], int),
                 ch_free=torch.as_tensor([pos[int(c)] for c in sens["channels"]]),
+                ch_pick=pick_channels([pos[int(c)] for c in sens["channels"]]),
                 tau_train=torch.as_tensor(t[use] / T_ref, dtype=dtype)[:, None],
                 a_train=torch.stack([torch.as_tensor(a, dtype=dtype) for a in a_members]),
                 events=[torch.zeros(0, dtype=dtype) for _ in records],
@@ -131,6 +136,23 @@ def prepare_records(
     if not all(v > 0 for v in scale):
         raise ValueError("the measured accelerations are all zero: nothing to identify from")
     return recs, torch.as_tensor(scale, dtype=dtype)
+
+
+def pick_channels(free: list[int]):
+    """The index the loss takes the measured channels with: a one-element slice for a single
+    channel, else the index tensor.
+
+    TorchInductor (torch 2.13, CPU) miscompiles the backward of a one-element
+    advanced index over a batch of two or more seeds: its scatter is tiled with
+    a wrong stride and writes out of bounds (the one-sensor protocol crashed
+    with four seeds and corrupted the heap with two). A slice selects the same
+    values and keeps that kernel out of the graph. Several channels keep the
+    index: their compiled step is unchanged (same parameters to the bit after
+    30 steps of a four-seed batch) and agrees with the eager step.
+    """
+    if len(free) == 1:
+        return slice(free[0], free[0] + 1)
+    return torch.as_tensor(free)
 
 
 def collocation_points(rec: RecordTensors, events, settings, gen: torch.Generator, dtype) -> torch.Tensor:

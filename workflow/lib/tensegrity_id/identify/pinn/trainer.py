@@ -319,7 +319,7 @@ class PINNTrainer:
         row = n_c
         for rec in self.recs:
             n = rec.tau_train.shape[0]
-            a = d2[:, row : row + n][..., rec.ch_free] / rec.T_ref**2
+            a = d2[:, row : row + n][..., rec.ch_pick] / rec.T_ref**2
             sq = sq + ((a - rec.a_train) ** 2).sum(dim=(1, 2))
             row += n
         L_data = sq / self.n_data / self.data_scale
