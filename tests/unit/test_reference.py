@@ -55,7 +55,13 @@ def _run(tmp_path):
 def reference(tmp_path):
     wd = _run(tmp_path)
     out = tmp_path / "reference"
-    manifest = publish(wd / "results", out, command="snakemake --cores 2", configs=["config/paper.yaml"])
+    manifest = publish(
+        wd / "results",
+        out,
+        command="snakemake --cores 2",
+        configs=["config/paper.yaml"],
+        notes=["resumed once"],
+    )
     return wd, out, manifest
 
 
@@ -71,6 +77,8 @@ def test_published_files_classes_hashes_and_scatter(reference):
     assert all(len(f["sha256"]) == 64 and f["bytes"] > 0 for f in m["files"])
     assert (out / "tables/table3.csv").read_text() == (wd / "results/tables/table3.csv").read_text()
     assert not (out / "identify").exists() and not (out / "structures").exists()
+    assert m["notes"] == ["resumed once"]
+    assert json.loads((out / "MANIFEST.json").read_text())["notes"] == ["resumed once"]
     assert m["seed_scatter"]["groups"] == 1
     assert m["seed_scatter"]["metrics"] == pytest.approx(
         {"sigma_max_pct": SCATTER, "held_out_ratio": SCATTER}

@@ -223,8 +223,13 @@ def publish(
     cpu_s: float | None = None,
     peak_rss_mb: float | None = None,
     date: str | None = None,
+    notes: list[str] | None = None,
 ) -> dict:
-    """Copy a finished run's published files to ``out`` and write ``out/MANIFEST.json``; returns it."""
+    """Copy a finished run's published files to ``out`` and write ``out/MANIFEST.json``; returns it.
+
+    ``notes``: how the run was made where one command does not say it all (a
+    run resumed across sessions, how the CPU time was counted), kept verbatim.
+    """
     results = Path(results)
     workdir = results.resolve().parent
     files = _published_files(results)
@@ -253,6 +258,7 @@ def publish(
         "wall_s": wall_s,
         "cpu_s": cpu_s,
         "peak_rss_mb": peak_rss_mb,
+        "notes": list(notes or []),
         "seed_scatter": seed_scatter(results),
         "seed_k": SEED_K,
         "rtol": RTOL,
@@ -446,6 +452,7 @@ def main(argv=None) -> int:
     p.add_argument("--cpu-s", type=float)
     p.add_argument("--peak-rss-mb", type=float)
     p.add_argument("--date")
+    p.add_argument("--note", action="append", default=[], help="a note on how the run was made (repeatable)")
     c = sub.add_parser("compare", help="compare a run's results/ with a reference")
     c.add_argument("results", type=Path)
     c.add_argument("--reference", default="resources/reference/paper", type=Path)
@@ -462,6 +469,7 @@ def main(argv=None) -> int:
                 cpu_s=args.cpu_s,
                 peak_rss_mb=args.peak_rss_mb,
                 date=args.date,
+                notes=args.note,
             )
             print(f"published {len(m['files'])} files to {args.out} (MANIFEST.json)")
             if m["commit"] is None:
