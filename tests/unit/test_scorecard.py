@@ -416,7 +416,8 @@ def test_every_anchor_is_a_docs_page_and_one_of_its_headings(repo, claims):
 
 def test_the_paper_scale_scorecard_is_quoted_beside_the_default_when_published():
     """doc_blocks: without a paper-scale scorecard the block says it is not yet published; with one,
-    it gives that scorecard's counts and headline."""
+    it gives that scorecard's counts and headline, and the summary table its columns beside the
+    default's."""
     from tensegrity_id.report.scorecard import PAPER_SCALE, doc_blocks
 
     rows = [
@@ -430,3 +431,9 @@ def test_the_paper_scale_scorecard_is_quoted_beside_the_default_when_published()
     block = doc_blocks(df, "s.csv", df.iloc[:1])["paper_scale"]
     assert PAPER_SCALE in block and "1 claims" in block and "**1** match, **0** deviation" in block
     assert "seed scatter: 1 of 1" in block
+    # the summary table gains the paper scale's counted, match and rate per row
+    summary = doc_blocks(df, "s.csv")["summary"]
+    assert "paper scale" not in summary and "| section §4.3 | 2 | 2 | 1 | 1 | 50 % | 2 |" in summary
+    summary = doc_blocks(df, "s.csv", df.iloc[:1])["summary"]
+    assert "| paper scale: counted | match | match rate |" in summary
+    assert "| section §4.3 | 2 | 2 | 1 | 1 | 50 % | 2 | 1 | 1 | 100 % |" in summary

@@ -691,13 +691,18 @@ VERIFICATION_SECTIONS = ("§2", "Table 2", "§4.2")
 """Claims quoted in the verification page's table (sections starting so)."""
 
 
+def _rate(x) -> str:
+    return "" if pd.isna(x) else f"{100 * x:.0f} %"
+
+
 def _counts_line(df: pd.DataFrame) -> str:
     return ", ".join(f"**{n}** {s}" for s, n in status_counts(df).items())
 
 
 def doc_blocks(df: pd.DataFrame, source: str, paper_scale: pd.DataFrame | None = None) -> dict:
-    """The documentation's generated text: the counts per status (the default study's and, beside
-    them, the paper-scale reference's when published), and the verification claims as a table."""
+    """The documentation's generated text: the counts per status and the summary per section and
+    class (the default study's and, beside them, the paper-scale reference's when published), and
+    the verification claims as a table."""
     blocks = {
         "counts": f"Reproduction scorecard ({len(df)} claims of the paper, `{source}`, rule "
         f"`make_scorecard`): {_counts_line(df)}.",
@@ -714,18 +719,33 @@ def doc_blocks(df: pd.DataFrame, source: str, paper_scale: pd.DataFrame | None =
             f"{_counts_line(paper_scale)}. {head[0].upper()}{head[1:]}."
         )
     table, head = summary(df), headline(df)
-    lines = [
-        f"**{head[0].upper()}{head[1:]}.**",
-        "",
-        "| scope | claims | counted | match | deviation | match rate | independent runs |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
+    paper = None if paper_scale is None else summary(paper_scale).set_index(["scope", "name"])
+    lines = [f"**{head[0].upper()}{head[1:]}.**", ""]
+    if paper is None:
+        lines += [
+            "| scope | claims | counted | match | deviation | match rate | independent runs |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+    else:
+        lines += [
+            "| scope | claims | counted | match | deviation | match rate | independent runs "
+            "| paper scale: counted | match | match rate |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
     for _, r in table[table["scope"] != "all"].iterrows():
-        rate = "" if pd.isna(r["match_rate"]) else f"{100 * r['match_rate']:.0f} %"
-        lines.append(
+        row = (
             f"| {r['scope']} {r['name']} | {r['claims']} | {r['counted']} | {r['match']} | "
-            f"{r['deviation']} | {rate} | {r['runs']} |"
+            f"{r['deviation']} | {_rate(r['match_rate'])} | {r['runs']} |"
         )
+        if paper is not None:
+            key = (r["scope"], r["name"])
+            p = paper.loc[key] if key in paper.index else None
+            row += (
+                " | | |"
+                if p is None
+                else f" {int(p['counted'])} | {int(p['match'])} | {_rate(p['match_rate'])} |"
+            )
+        lines.append(row)
     blocks["summary"] = "\n".join(lines)
     ver = df[df["section"].astype(str).str.startswith(VERIFICATION_SECTIONS)]
     lines = ["| claim | paper | here | tolerance | status |", "| --- | --- | --- | --- | --- |"]
