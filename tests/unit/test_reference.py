@@ -207,3 +207,32 @@ def test_publishing_again_replaces_only_a_previous_reference(reference, tmp_path
     with pytest.raises(ValueError, match="no MANIFEST.json"):
         publish(wd / "results", elsewhere, command="x", configs=[])
     assert (elsewhere / "precious.txt").read_text() == "x"
+
+
+def test_the_shipped_paper_reference_is_complete_and_quoted_in_the_docs(repo):
+    """resources/reference/paper: a manifest with the run's provenance, every file it lists
+    present with its hash, no claim of its scorecard left unproduced, and the reproduction
+    page's paper-scale block generated from it."""
+    import hashlib
+
+    import pandas as pd
+    from tensegrity_id.report.scorecard import PAPER_SCALE, doc_blocks
+
+    ref = repo / "resources/reference/paper"
+    m = json.loads((ref / "MANIFEST.json").read_text())
+    for key in ("commit", "date", "machine", "versions", "wall_s", "cpu_s", "command", "files"):
+        assert m[key], key
+    assert m["machine"]["cores"] >= 1 and {"python", "torch", "numpy"} <= set(m["versions"])
+    assert "config/paper.yaml" in m["command"] and m["configs"] == ["config/paper.yaml"]
+    for f in m["files"]:
+        p = ref / f["path"].removeprefix("results/")
+        assert hashlib.sha256(p.read_bytes()).hexdigest() == f["sha256"], f["path"]
+    listed = {f["path"].removeprefix("results/") for f in m["files"]}
+    on_disk = {p.relative_to(ref).as_posix() for p in ref.rglob("*") if p.is_file()} - {"MANIFEST.json"}
+    assert listed == on_disk
+    assert sum(p.stat().st_size for p in ref.rglob("*") if p.is_file()) < 10e6
+    card = pd.read_csv(repo / PAPER_SCALE, dtype=str, keep_default_na=False)
+    assert "not yet produced" not in set(card["status"])
+    block = doc_blocks(card, "x.csv", card)["paper_scale"]
+    page = (repo / "docs/reproduction.md").read_text(encoding="utf-8")
+    assert block in page
