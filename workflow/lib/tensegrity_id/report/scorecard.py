@@ -720,18 +720,10 @@ def doc_blocks(df: pd.DataFrame, source: str, paper_scale: pd.DataFrame | None =
         )
     table, head = summary(df), headline(df)
     paper = None if paper_scale is None else summary(paper_scale).set_index(["scope", "name"])
-    lines = [f"**{head[0].upper()}{head[1:]}.**", ""]
-    if paper is None:
-        lines += [
-            "| scope | claims | counted | match | deviation | match rate | independent runs |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
-        ]
-    else:
-        lines += [
-            "| scope | claims | counted | match | deviation | match rate | independent runs "
-            "| paper scale: counted | match | match rate |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-        ]
+    cols = ["scope", "claims", "counted", "match", "deviation", "match rate", "independent runs"]
+    if paper is not None:
+        cols += ["paper scale: counted", "match", "match rate"]
+    lines = [f"**{head[0].upper()}{head[1:]}.**", "", f"| {' | '.join(cols)} |", "| --- " * len(cols) + "|"]
     for _, r in table[table["scope"] != "all"].iterrows():
         row = (
             f"| {r['scope']} {r['name']} | {r['claims']} | {r['counted']} | {r['match']} | "

@@ -28,11 +28,9 @@ class RecordTensors:
     desc: torch.Tensor | None
     t: np.ndarray
     channels: np.ndarray
-    ch_free: torch.Tensor
-    """The channels' positions among the free coordinates."""
     ch_pick: object
-    """How the loss picks those channels from the last axis: ``ch_free``, or for a
-    single channel the equal slice (see ``pick_channels``)."""
+    """How the loss picks the channels from the free coordinates (last axis): their
+    positions as an index tensor, or for a single channel a slice (``pick_channels``)."""
     tau_train: torch.Tensor
     a_train: torch.Tensor
     """Training accelerations, shape (n_members, n_train, n_channels), m/s^2."""
@@ -125,7 +123,6 @@ def prepare_records(
                 desc=desc,
                 t=t,
                 channels=np.asarray(sens["channels"], int),
-                ch_free=torch.as_tensor([pos[int(c)] for c in sens["channels"]]),
                 ch_pick=pick_channels([pos[int(c)] for c in sens["channels"]]),
                 tau_train=torch.as_tensor(t[use] / T_ref, dtype=dtype)[:, None],
                 a_train=torch.stack([torch.as_tensor(a, dtype=dtype) for a in a_members]),
