@@ -127,3 +127,26 @@ def test_tension_law_reproduces_the_exact_law_with_elastic_tensions(x1):
     assert float((a - b).abs().max()) < 1e-12
     ncp = res.ncp(q, T, sigma, tension_scale=10.0, slack_scale=torch.full((4,), 0.05, dtype=torch.float64))
     assert float(ncp.abs().max()) < 1e-9  # the elastic tensions satisfy complementarity
+
+
+@pytest.mark.parametrize("structure", ["x1", "prism45"], indirect=True)
+def test_member_maps_are_the_incidence_products(structure):
+    """Member vectors from the free coordinates equal C x to the bit (each entry x_b - x_a, rounded
+    once); the nodal forces on the free coordinates equal the free part of -C^T (w s) to rounding."""
+    from tensegrity_id.mechanics.cables import nodal_cable_forces
+
+    dyn = Dynamics(structure)
+    res = Residual(dyn, dtype=torch.float32)
+    g = torch.Generator().manual_seed(0)
+    q_f = res.q0_free + 0.05 * torch.randn(3, 7, dyn.n_free, generator=g)
+    for members, C in (("cables", res.Cc), ("bars", res.Cb)):
+        s_ref = C @ res.nodes(q_f)
+        assert torch.equal(res.member_vectors(q_f, members), s_ref)
+        w = torch.randn(s_ref.shape[:-1], generator=g)
+        f_ref = nodal_cable_forces(C, s_ref, w)
+        f_ref = f_ref.reshape(f_ref.shape[:-2] + (-1,))[..., dyn.free]
+        got = res.member_forces(s_ref, w, members)
+        tol = 4 * torch.finfo(torch.float32).eps * float(f_ref.abs().max())
+        assert float((got - f_ref).abs().max()) <= tol
+        rate = res.member_rates(q_f - res.q0_free, members)
+        assert torch.equal(rate, C @ res.velocities(q_f - res.q0_free))

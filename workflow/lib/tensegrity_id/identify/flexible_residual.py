@@ -24,7 +24,6 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..mechanics.cables import nodal_cable_forces
 from ..mechanics.dynamics import Dynamics
 from .residual import Residual, _record_tensors
 
@@ -54,11 +53,10 @@ class FlexibleResidual(Residual):
             raise ValueError("elastic bars need the bars' static force densities (structure bar_sigma)")
         L = self.bar_length
         L_rest = L / (1.0 + sb * L / EA_bar)
-        b = self.Cb @ self.nodes(q_f)
+        b = self.member_vectors(q_f, "bars")
         length = (b * b).sum(-1) ** 0.5
         w = EA_bar * (length - L_rest) / (L_rest * length)  # force density N / l, tension positive
-        f = nodal_cable_forces(self.Cb, b, w)
-        return self.to_free(f.reshape(f.shape[:-2] + (-1,)))
+        return self.member_forces(b, w, "bars")
 
     def eom_elastic(self, q_f, qd_f, qdd_f, f_ext, sigma, c, EA_bar, bar_sigma=None, EA=None, **law):
         """Equation-of-motion residual with elastic bars, shape (..., n_free), N.

@@ -38,10 +38,9 @@ import torch
 
 from ..mechanics.cables import (
     cable_force_density,
-    cable_kinematics,
     damping_force_density,
     fischer_burmeister,
-    nodal_cable_forces,
+    member_lengths_and_rates,
     smoothed_force_density,
     smoothed_taut_switch,
     smoothing_peak_bias,
@@ -85,6 +84,17 @@ class Residual:
         self.EA_nominal = tt(dyn.params.EA)
         self.bar_length_sq = tt(dyn.bar_lengths**2)
         self.n, self.dim = dyn.n, dyn.dim
+        # The incidence products on the free coordinates, one small product each: member vectors
+        # s = C x = q_f E + s0 (E the rows of C kron I_dim at the free coordinates, s0 the
+        # supports' part) and nodal forces -C^T (w s) on the free coordinates = -(w s) E^T.
+        # s equals C x to the bit (each entry is x_b - x_a, rounded once); the forces sum the
+        # same terms as C^T (w s) does.
+        self.free_idx = torch.as_tensor(dyn.free, dtype=torch.long)
+        self._maps = {}
+        for name, C in (("cables", dyn.Cc), ("bars", dyn.Cb)):
+            K = np.kron(C, np.eye(self.dim))
+            # the supports' part in the working dtype, as C x would round it
+            self._maps[name] = (tt(K[:, dyn.free].T), (tt(K) @ self.q0_fixed).reshape(-1, self.dim))
 
     # ------------------------------------------------------------ helpers
     def nodes(self, q_f):
@@ -103,11 +113,26 @@ class Residual:
 
     def to_free(self, f_full):
         """The free-coordinate part of full force vectors (..., n_coords)."""
-        return f_full @ self.B.T
+        return f_full.index_select(-1, self.free_idx)
+
+    def member_vectors(self, q_f, members: str = "cables"):
+        """Member vectors ``C x`` of the ``"cables"`` or the ``"bars"``, shape (..., n_members, dim)."""
+        E, s0 = self._maps[members]
+        return (q_f @ E).reshape(q_f.shape[:-1] + s0.shape) + s0
+
+    def member_rates(self, qd_f, members: str = "cables"):
+        """Member vector rates ``C v``, (..., n_members, dim)."""
+        E, s0 = self._maps[members]
+        return (qd_f @ E).reshape(qd_f.shape[:-1] + s0.shape)
+
+    def member_forces(self, s, w, members: str = "cables"):
+        """Nodal forces ``-C^T (w s)`` of force densities ``w`` on the free coordinates, (..., n_free)."""
+        E = self._maps[members][0]
+        return -((w[..., None] * s).flatten(-2) @ E.T)
 
     def cable_lengths(self, q_f):
         """Cable lengths l_k, shape (..., n_cables), m."""
-        s = self.Cc @ self.nodes(q_f)
+        s = self.member_vectors(q_f)
         return (s * s).sum(-1) ** 0.5
 
     def strain(self, q_f, sigma, EA=None):
@@ -120,7 +145,8 @@ class Residual:
         if law not in LAWS:
             raise ValueError(f"unknown cable law {law!r}; choose one of {', '.join(LAWS)}")
         K, L0 = self.members(sigma, EA)
-        s, length, rate = cable_kinematics(self.Cc, self.nodes(q_f), self.velocities(qd_f))
+        s = self.member_vectors(q_f)
+        length, rate = member_lengths_and_rates(s, self.member_rates(qd_f))
         if law == "smooth":
             sig = smoothed_force_density(length, K, L0, beta)
             switch = smoothed_taut_switch(length, L0, beta)
@@ -133,14 +159,11 @@ class Residual:
             else:
                 sig = cable_force_density(length, K, L0, switch)
         w = sig + damping_force_density(length, rate, c, switch)
-        f = nodal_cable_forces(self.Cc, s, w)
-        return self.to_free(f.reshape(f.shape[:-2] + (-1,)))
+        return self.member_forces(s, w)
 
     def constraint_forces(self, q_f, lam):
         """Bar constraint forces -J^T lambda on the free coordinates, shape (..., n_free), N."""
-        b = self.Cb @ self.nodes(q_f)
-        f = nodal_cable_forces(self.Cb, b, lam)
-        return self.to_free(f.reshape(f.shape[:-2] + (-1,)))
+        return self.member_forces(self.member_vectors(q_f, "bars"), lam, "bars")
 
     def eom(self, q_f, qd_f, qdd_f, lam, f_ext, sigma, c, EA=None, **law):
         """Equation-of-motion residual r_EOM, shape (..., n_free), N.
@@ -169,7 +192,7 @@ class Residual:
 
     def bar(self, q_f):
         """Relative violation of the squared bar lengths, shape (..., n_bars)."""
-        b = self.Cb @ self.nodes(q_f)
+        b = self.member_vectors(q_f, "bars")
         return (b * b).sum(-1) / self.bar_length_sq - 1.0
 
     def ncp(self, q_f, tension, sigma, EA=None, *, tension_scale: float, slack_scale):

@@ -61,6 +61,7 @@ _EXPORTS = {
     "damping_force_density": "cables",
     "strain_energy": "cables",
     "cable_kinematics": "cables",
+    "member_lengths_and_rates": "cables",
     "nodal_cable_forces": "cables",
     "incidence_matrix": "cables",
     "strain_coordinate": "cables",

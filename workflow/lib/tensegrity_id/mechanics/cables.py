@@ -39,6 +39,7 @@ __all__ = [
     "damping_force_density",
     "strain_energy",
     "cable_kinematics",
+    "member_lengths_and_rates",
     "nodal_cable_forces",
     "incidence_matrix",
     "strain_coordinate",
@@ -168,10 +169,13 @@ def cable_kinematics(C, x, v):
     s : shape (..., n_cables, dim); length, rate : shape (..., n_cables)
     """
     s = C @ x
-    sd = C @ v
+    return (s, *member_lengths_and_rates(s, C @ v))
+
+
+def member_lengths_and_rates(s, sd):
+    """Lengths and length rates of member vectors ``s`` with rates ``sd`` (..., n_members, dim)."""
     length = (s * s).sum(-1) ** 0.5
-    rate = (s * sd).sum(-1) / length
-    return s, length, rate
+    return length, (s * sd).sum(-1) / length
 
 
 def nodal_cable_forces(C, s, w):

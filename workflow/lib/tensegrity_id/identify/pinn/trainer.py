@@ -523,6 +523,44 @@ class PINNTrainer:
         return ok
 
     # ------------------------------------------------------------ training
+    def _adam_step(self) -> None:
+        """``self.optimizer.step()``, by the very kernel it runs (``torch._fused_adam_``, one call per
+        parameter group) without its per-step Python bookkeeping: the same update to the bit.
+
+        The optimizer's own step runs whenever its state is not yet there (the first step) or a
+        parameter has no gradient.
+        """
+        opt = self.optimizer
+        groups = []
+        for g in opt.param_groups:
+            ps = g["params"]
+            states = [opt.state.get(p) for p in ps]
+            if any(not st for st in states) or any(p.grad is None for p in ps):
+                opt.step()
+                return
+            groups.append((g, ps, states))
+        for g, ps, states in groups:
+            steps = [st["step"] for st in states]
+            torch._foreach_add_(steps, 1)
+            beta1, beta2 = g["betas"]
+            torch._fused_adam_(
+                ps,
+                [p.grad for p in ps],
+                [st["exp_avg"] for st in states],
+                [st["exp_avg_sq"] for st in states],
+                [],
+                steps,
+                amsgrad=False,
+                lr=g["lr"],
+                beta1=beta1,
+                beta2=beta2,
+                weight_decay=g["weight_decay"],
+                eps=g["eps"],
+                maximize=False,
+                grad_scale=None,
+                found_inf=None,
+            )
+
     def _record_history(self, terms: dict) -> None:
         lr_net, lr_params = self.scheduler.get_last_lr()
         vals = {k: v.detach().numpy() for k, v in terms.items()}
@@ -618,14 +656,13 @@ class PINNTrainer:
             self.optimizer.zero_grad(set_to_none=True)
             terms = self._run_terms(*self.sample(), out)
             total = terms["total"]
-            finite = torch.isfinite(total.detach())
-            newly = [m for m in range(self.n_members) if self.diverged[m] is None and not bool(finite[m])]
-            live = self.active
-            if newly:
-                live[newly] = False
-            if bool(live.all()):
+            finite = torch.isfinite(total.detach()).tolist()
+            newly = [m for m in range(self.n_members) if self.diverged[m] is None and not finite[m]]
+            if not newly and all(d is None for d in self.diverged):
                 total.sum().backward()
             else:
+                live = self.active
+                live[newly] = False
                 torch.where(live, total, torch.zeros_like(total)).sum().backward()
                 idx = torch.nonzero(~live)[:, 0]
                 for p in self.params:
@@ -635,10 +672,9 @@ class PINNTrainer:
                 detail = ", ".join(f"{k} {float(v.detach()[newly[0]]):.3g}" for k, v in terms.items())
                 self._stop(newly, f"non-finite loss ({detail})", out)
             with torch.no_grad():
-                for p, good in zip(self.params, self._good, strict=True):
-                    good.copy_(p)
+                torch._foreach_copy_(self._good, self.params)
             self._good_step = self.step
-            self.optimizer.step()
+            self._adam_step()
             self.scheduler.step()
             self.step += 1
             self._hold_stopped()
