@@ -172,17 +172,20 @@ class PINNTrainer:
         self.log_sigma = torch.nn.Parameter(torch.full((M, nc), math.log(sigma0), dtype=self.dtype))
         self.log_c = torch.nn.Parameter(torch.full((M,), math.log(c0), dtype=self.dtype))
         phys = [self.log_sigma, self.log_c]
+        self._phys_names = ["log_sigma", "log_c"]  # names of phys, in order
         self.log_EA = None
         if s.identify_EA:
             ea0 = s.EA0 if s.EA0 is not None else float(np.mean(structure.cable_EA))
             self.log_EA = torch.nn.Parameter(torch.full((M,), math.log(ea0), dtype=self.dtype))
             phys.append(self.log_EA)
+            self._phys_names.append("log_EA")
         self.log_fs, self._fs_maps = None, []
         if s.fit_force_scale:  # one factor per driven coordinate of every record, from 1
             n_coords = self.dyn.q0.size
             sizes = [len(r.forcing.coords) for r in member_records[0]]
             self.log_fs = torch.nn.Parameter(torch.zeros((M, sum(sizes)), dtype=self.dtype))
             phys.append(self.log_fs)
+            self._phys_names.append("log_fs")
             i = 0
             for r, n in zip(member_records[0], sizes, strict=True):
                 E = torch.zeros((sum(sizes), n_coords), dtype=self.dtype)
@@ -191,6 +194,7 @@ class PINNTrainer:
                 self._fs_maps.append(E)
                 i += n
         self.params = list(self.net.parameters()) + phys
+        self._net_names = [n for n, _ in self.net.named_parameters()]  # names of the network's part
         self.optimizer = torch.optim.Adam(  # fused: one kernel for all tensors
             [
                 {"params": list(self.net.parameters()), "lr": s.lr_net},
@@ -252,11 +256,13 @@ class PINNTrainer:
                 p["force_scale"] = fs[m].tolist()
         return out
 
-    def _phys(self):
-        """sigma (M, 1, n_cables), c (M, 1, 1) and EA (M, 1, 1) or None, broadcasting over points."""
-        sigma = torch.exp(self.log_sigma)[:, None, :]
-        c = torch.exp(self.log_c)[:, None, None]
-        EA = None if self.log_EA is None else torch.exp(self.log_EA)[:, None, None]
+    def _phys(self, phys: dict | None = None):
+        """sigma (M, 1, n_cables), c (M, 1, 1) and EA (M, 1, 1) or None, broadcasting over points;
+        of the trainer's parameters, or of ``phys`` (their values by name, :meth:`loss_terms`)."""
+        get = (lambda k: getattr(self, k)) if phys is None else phys.get  # noqa: E731
+        sigma = torch.exp(get("log_sigma"))[:, None, :]
+        c = torch.exp(get("log_c"))[:, None, None]
+        EA = None if self.log_EA is None else torch.exp(get("log_EA"))[:, None, None]
         return sigma, c, EA
 
     def _expand_desc(self, desc, n: int):
@@ -303,17 +309,27 @@ class PINNTrainer:
         return out
 
     # -------------------------------------------------------------- loss
-    def loss_terms(self, tau_c, fext):
+    def loss_terms(self, tau_c, fext, values=None):
         """Per-member loss terms (tensors of shape (M,)) at collocation times ``tau_c`` with forcing ``fext``.
 
         A pure function of its inputs and the trainable tensors (what
-        ``torch.compile`` traces).  Rows: every record's collocation points,
-        then every record's training samples.
+        ``torch.compile`` traces): the trainer's own, or ``values``, one
+        tensor per entry of :attr:`params` in its order (what
+        :meth:`_loss_and_grads` differentiates).  Rows: every record's
+        collocation points, then every record's training samples.
         """
         s = self.settings
         M, n_c = self.n_members, tau_c.shape[1]
         tau = torch.cat([tau_c, self._tau_data.expand(M, -1, -1)], 1)
-        d0, d1, d2, lam, T = self.net(tau, self._expand_desc(self._desc, tau.shape[1]))
+        inputs = (tau, self._expand_desc(self._desc, tau.shape[1]))
+        phys = None
+        if values is None:
+            d0, d1, d2, lam, T = self.net(*inputs)
+        else:
+            n_net = len(self._net_names)
+            net_values = dict(zip(self._net_names, values[:n_net], strict=True))
+            d0, d1, d2, lam, T = torch.func.functional_call(self.net, net_values, inputs)
+            phys = dict(zip(self._phys_names, values[n_net:], strict=True))
         # data: accelerations at the instrumented channels
         sq = 0.0
         row = n_c
@@ -329,9 +345,9 @@ class PINNTrainer:
         qd = d1[:, :n_c] * iT
         qdd = d2[:, :n_c] * iT * iT
         lam = lam[:, :n_c]
-        sigma, c, EA = self._phys()
+        sigma, c, EA = self._phys(phys)
         if self.log_fs is not None:  # the recorded force of each record times its factors
-            f = torch.exp(self.log_fs) - 1.0
+            f = torch.exp(self.log_fs if phys is None else phys["log_fs"]) - 1.0
             n = s.n_colloc
             fext = torch.cat(
                 [
@@ -358,20 +374,36 @@ class PINNTrainer:
         return out
 
     # ----------------------------------------------------------- compiling
+    def _loss_and_grads(self, values, tau_c, fext):
+        """The loss terms at ``values`` (one tensor per entry of :attr:`params`) and the gradients of
+        the members' summed loss with respect to them, by ``torch.func`` (what the compiled step
+        traces: forward and backward as one graph, no autograd bookkeeping at run time).  The
+        members are independent, so member ``m``'s gradient is that of its own loss."""
+
+        def objective(values):
+            terms = self.loss_terms(tau_c, fext, values)
+            return terms["total"].sum(), terms
+
+        grads, (_, terms) = torch.func.grad_and_value(objective, has_aux=True)(values)
+        # in the parameters' (contiguous) layout: the fused Adam kernel walks a gradient as stored,
+        # so a transposed one would update the wrong entries (autograd's accumulation does the same)
+        return terms, [g.contiguous() for g in grads]
+
     def _run_terms(self, tau_c, fext, out):
-        """The loss terms of this step: compiled when asked for and possible, else eager."""
+        """This step's loss terms, and their gradients where the compiled step computed them (else
+        ``None``: the eager step leaves them to ``backward``).  Compiled when asked for and possible."""
         if self._compiled is None:  # first step: compile if asked (a resumed eager run stays eager)
             self._compiled = False
             if self.settings.compile:
                 from .compile import compile_loss
 
-                self._compiled = compile_loss(self.loss_terms, out) or False
+                self._compiled = compile_loss(self._loss_and_grads, out) or False
         if self._compiled is False:
             self.step_mode = "eager"
-            return self.loss_terms(tau_c, fext)
+            return self.loss_terms(tau_c, fext), None
         try:
             t0 = time.perf_counter()
-            terms = self._compiled(tau_c, fext)
+            terms, grads = self._compiled([p.detach() for p in self.params], tau_c, fext)
         except Exception as exc:  # noqa: BLE001 (a compiler failure of any kind: fall back)
             first = str(exc).splitlines()[0] if str(exc) else ""
             out.warning(
@@ -379,11 +411,11 @@ class PINNTrainer:
             )
             self._compiled = False
             self.step_mode = "eager"
-            return self.loss_terms(tau_c, fext)
+            return self.loss_terms(tau_c, fext), None
         if self.step_mode != "compiled":
             out.info("compiled step ready after %.1f s", time.perf_counter() - t0)
         self.step_mode = "compiled"
-        return terms
+        return terms, grads
 
     # ---------------------------------------------------------- checkpoint
     def fingerprint(self) -> str:
@@ -541,7 +573,14 @@ class PINNTrainer:
             groups.append((g, ps, states))
         for g, ps, states in groups:
             steps = [st["step"] for st in states]
-            torch._foreach_add_(steps, 1)
+            base = steps[0]._base
+            if base is None or base.shape != (len(steps),) or any(t._base is not base for t in steps):
+                # the group's step counters (equal) as views of one tensor: one add counts them all
+                # (a _foreach_add_ over 0-d CPU tensors costs 4 us each); made again after a resume
+                base = torch.stack([t.detach() for t in steps])
+                for i, st in enumerate(states):
+                    st["step"] = steps[i] = base[i]
+            base.add_(1)
             beta1, beta2 = g["betas"]
             torch._fused_adam_(
                 ps,
@@ -654,16 +693,23 @@ class PINNTrainer:
                     )
                     out.info("step %d: %s transitions detected", self.step, counts)
             self.optimizer.zero_grad(set_to_none=True)
-            terms = self._run_terms(*self.sample(), out)
+            terms, grads = self._run_terms(*self.sample(), out)
             total = terms["total"]
             finite = torch.isfinite(total.detach()).tolist()
             newly = [m for m in range(self.n_members) if self.diverged[m] is None and not finite[m]]
-            if not newly and all(d is None for d in self.diverged):
+            all_live = not newly and all(d is None for d in self.diverged)
+            if grads is not None:  # compiled: the gradients of the summed loss, already there
+                for p, g in zip(self.params, grads, strict=True):
+                    p.grad = g
+            elif all_live:
                 total.sum().backward()
             else:
                 live = self.active
                 live[newly] = False
                 torch.where(live, total, torch.zeros_like(total)).sum().backward()
+            if not all_live:  # stopped members take no step (nor a non-finite gradient)
+                live = self.active
+                live[newly] = False
                 idx = torch.nonzero(~live)[:, 0]
                 for p in self.params:
                     if p.grad is not None:
