@@ -403,7 +403,16 @@ class PINNTrainer:
             return self.loss_terms(tau_c, fext), None
         try:
             t0 = time.perf_counter()
-            terms, grads = self._compiled([p.detach() for p in self.params], tau_c, fext)
+            values = [p.detach() for p in self.params]
+            if self.step_mode == "compiled":
+                # Dynamo's guards (some 700 checks, 3 % of a step) were evaluated at this trainer's
+                # first compiled call; every later call passes inputs built the same way (same
+                # tensors' shapes, dtypes and layouts, same trainer), the case PyTorch documents
+                # for skipping them
+                with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
+                    terms, grads = self._compiled(values, tau_c, fext)
+            else:
+                terms, grads = self._compiled(values, tau_c, fext)
         except Exception as exc:  # noqa: BLE001 (a compiler failure of any kind: fall back)
             first = str(exc).splitlines()[0] if str(exc) else ""
             out.warning(
@@ -546,13 +555,15 @@ class PINNTrainer:
                 for p, kept in zip(self.params, self._kept, strict=True):
                     p[idx] = kept[idx]
 
-    def _finite_params(self) -> torch.Tensor:
-        ok = torch.isfinite(self.log_sigma.detach()).all(1) & torch.isfinite(self.log_c.detach())
+    def _finite_params(self) -> list[bool]:
+        """Per member, whether its physical parameters are finite: one sum per tensor (finite when
+        every entry is, short of an overflow of the logarithms, itself a divergence) read at once."""
+        sums = [self.log_sigma.detach().sum(1), self.log_c.detach()]
         if self.log_EA is not None:
-            ok &= torch.isfinite(self.log_EA.detach())
+            sums.append(self.log_EA.detach())
         if self.log_fs is not None:
-            ok &= torch.isfinite(self.log_fs.detach()).all(1)
-        return ok
+            sums.append(self.log_fs.detach().sum(1))
+        return [all(map(math.isfinite, row)) for row in zip(*(t.tolist() for t in sums), strict=True)]
 
     # ------------------------------------------------------------ training
     def _adam_step(self) -> None:
@@ -692,21 +703,22 @@ class PINNTrainer:
                         [len(e) for e in ev[0]] if self.n_members == 1 else [sum(map(len, e)) for e in ev]
                     )
                     out.info("step %d: %s transitions detected", self.step, counts)
-            self.optimizer.zero_grad(set_to_none=True)
             terms, grads = self._run_terms(*self.sample(), out)
             total = terms["total"]
-            finite = torch.isfinite(total.detach()).tolist()
+            finite = [math.isfinite(v) for v in total.detach().tolist()]
             newly = [m for m in range(self.n_members) if self.diverged[m] is None and not finite[m]]
             all_live = not newly and all(d is None for d in self.diverged)
             if grads is not None:  # compiled: the gradients of the summed loss, already there
                 for p, g in zip(self.params, grads, strict=True):
                     p.grad = g
-            elif all_live:
-                total.sum().backward()
             else:
-                live = self.active
-                live[newly] = False
-                torch.where(live, total, torch.zeros_like(total)).sum().backward()
+                self.optimizer.zero_grad(set_to_none=True)
+                if all_live:
+                    total.sum().backward()
+                else:
+                    live = self.active
+                    live[newly] = False
+                    torch.where(live, total, torch.zeros_like(total)).sum().backward()
             if not all_live:  # stopped members take no step (nor a non-finite gradient)
                 live = self.active
                 live[newly] = False
@@ -724,7 +736,7 @@ class PINNTrainer:
             self.scheduler.step()
             self.step += 1
             self._hold_stopped()
-            bad = [m for m, ok in enumerate(self._finite_params().tolist()) if not ok]
+            bad = [m for m, ok in enumerate(self._finite_params()) if not ok]
             if bad:
                 self._stop(bad, "non-finite parameter after the update", out)
             if s.history_every and (self.step % s.history_every == 0 or self.step == s.steps):
