@@ -125,7 +125,11 @@ def gemm_rate() -> float:
 
 def full_run(tr, parts: list | None = None) -> float:
     """Wall time of a complete run (compile included); with ``parts``, also appends ``(start, steady)``:
-    the time to the end of step ``WARM`` (compile and warm-up) and the steps after it, per step."""
+    the time to the end of step ``WARM`` (compile and warm-up) and the steps after it, per step.
+
+    Dynamo's in-process cache is cleared first, so the run compiles as a workflow job does (a fresh
+    process, from the warm TorchInductor cache on disk) instead of reusing an earlier run's graph."""
+    torch._dynamo.reset()
     t0 = time.perf_counter()
     tr.train(until=WARM)
     t1 = time.perf_counter()

@@ -92,6 +92,8 @@ def _rational_tanh(x):
 class _Tanh32(torch.autograd.Function):
     """tanh by :func:`_rational_tanh`, differentiated as tanh is (``g (1 - y^2)`` from the output)."""
 
+    generate_vmap_rule = True  # torch.func.vmap over it (the benchmark's vmap formulation)
+
     @staticmethod
     def forward(x):
         return _rational_tanh(x)
@@ -187,6 +189,8 @@ class _SkinnyProduct(torch.autograd.Function):
       else ``G^T A``;
     * input gradient ``G W``, only when ``A`` needs one.
     """
+
+    generate_vmap_rule = True
 
     @staticmethod
     def forward(A, W):

@@ -23,13 +23,17 @@ A batch of seeds
 
 Speed
     The step is dominated by the trunk's matrix products and by the
-    elementwise work of the Taylor streams.  ``settings.compile`` fuses the
-    elementwise work with ``torch.compile`` (TorchInductor's C++ backend);
-    without a working C++ compiler the trainer falls back to the eager
-    step with a log line.  Host-side work per step is one forcing
-    evaluation per record for the whole batch (the collocation times of
-    all members at once); the per-record constants of the loss are built
-    once.
+    elementwise work of the Taylor streams.  ``settings.compile`` compiles
+    the loss together with its gradients (``torch.func.grad_and_value``)
+    into one graph with ``torch.compile`` (TorchInductor's C++ backend): the
+    elementwise work fused into a few loops, the matrix products with MKL,
+    and no autograd bookkeeping at run time; without a working C++ compiler
+    the trainer falls back to the eager step (loss, then ``backward``) with
+    a log line.  Adam's update is its fused kernel, called directly
+    (:meth:`PINNTrainer._adam_step`).  Host-side work per step is one
+    forcing evaluation per record for the whole batch (the collocation
+    times of all members at once); the per-record constants of the loss
+    are built once.
 """
 
 from __future__ import annotations
