@@ -712,6 +712,9 @@ class PINNTrainer:
             finite = [math.isfinite(v) for v in total.detach().tolist()]
             newly = [m for m in range(self.n_members) if self.diverged[m] is None and not finite[m]]
             all_live = not newly and all(d is None for d in self.diverged)
+            if not all_live:
+                live = self.active
+                live[newly] = False
             if grads is not None:  # compiled: the gradients of the summed loss, already there
                 for p, g in zip(self.params, grads, strict=True):
                     p.grad = g
@@ -720,12 +723,8 @@ class PINNTrainer:
                 if all_live:
                     total.sum().backward()
                 else:
-                    live = self.active
-                    live[newly] = False
                     torch.where(live, total, torch.zeros_like(total)).sum().backward()
             if not all_live:  # stopped members take no step (nor a non-finite gradient)
-                live = self.active
-                live[newly] = False
                 idx = torch.nonzero(~live)[:, 0]
                 for p in self.params:
                     if p.grad is not None:
