@@ -13,7 +13,7 @@ from tensegrity_id.data.records import forcing_from_spec
 from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.base import IdentificationProblem, RecordData, get_method
 from tensegrity_id.identify.pinn import PINNSettings, PINNTrainer, collocation_points
-from tensegrity_id.identify.pinn.compile import cxx_compiler
+from tensegrity_id.identify.pinn.compile import compiled_frame, cxx_compiler
 from tensegrity_id.identify.pinn.net import PINNNet, derivatives_autograd
 from tensegrity_id.identify.seeds import seed_group_summary
 from tensegrity_id.mechanics.dynamics import Dynamics
@@ -448,7 +448,12 @@ def test_compiled_step_agrees_with_the_eager_step(x1, channels, seeds):
     for a, b in zip(tr.params, twin.params, strict=True):
         assert float((a - b).abs().max()) < 2e-4
     tau, fext = tr.sample()
-    terms, grads = tr._compiled([p.detach() for p in tr.params], tau, fext)  # one graph, by torch.func
+    values = [p.detach() for p in tr.params]
+    terms, grads = tr._compiled(values, tau, fext)  # one graph, by torch.func
+    assert tr._frame is not None  # later steps call the compiled frame itself: the same numbers
+    terms_f, grads_f = tr._frame(values, tau, fext)
+    for a, b in zip([*grads, *terms.values()], [*grads_f, *terms_f.values()], strict=True):
+        assert torch.equal(a, b)
     fused = list(grads) + [terms[k].detach() for k in sorted(terms)]
     tr.optimizer.zero_grad(set_to_none=True)
     terms = tr.loss_terms(tau, fext)
@@ -456,6 +461,35 @@ def test_compiled_step_agrees_with_the_eager_step(x1, channels, seeds):
     eager = [p.grad.clone() for p in tr.params] + [terms[k].detach() for k in sorted(terms)]
     for a, b in zip(fused, eager, strict=True):
         assert float((a - b).abs().max() / b.abs().max().clamp_min(1e-30)) < 1e-4
+
+
+def test_compiled_frame_is_the_frame_whose_guards_pass():
+    """compiled_frame: None before a compiled call; after calls with two shapes (two frames), for each
+    shape the frame compiled for it, equal to Dynamo's call, and still there after a reset."""
+
+    class Scaled:
+        def __init__(self):
+            self.w = torch.tensor([1.0, 2.0, 3.0])
+            self.shift = 0.5
+
+        def f(self, x, y):
+            return {"s": (x * self.w[: x.shape[0]] + y).sum() + self.shift}, [2 * x]
+
+    obj = Scaled()
+    fn = torch.compile(obj.f, dynamic=False, backend="eager")  # the frame is backend-independent
+    x2, x3 = torch.arange(2.0), torch.arange(3.0)
+    assert compiled_frame(obj.f, x2, 1.0) is None
+    expect = {2: fn(x2, x2), 3: fn(x3, x3)}
+    for x in (x2, x3):
+        frame = compiled_frame(obj.f, x, x)
+        assert frame is not None
+        out = frame(x, x)
+        assert torch.equal(out[0]["s"], expect[x.numel()][0]["s"]) and torch.equal(out[1][0], 2 * x)
+    frame = compiled_frame(obj.f, x3, x3)
+    torch._dynamo.reset()
+    assert compiled_frame(obj.f, x3, x3) is None  # no frame left in Dynamo's cache
+    obj.w = torch.tensor([1.0, 1.0, 1.0])  # the frame reads the object's tensors at every call
+    assert float(frame(x3, x3)[0]["s"]) == pytest.approx(3.0 + 3.0 + 0.5)
 
 
 def test_force_scale_trains_with_the_parameters(taut):

@@ -222,6 +222,7 @@ class PINNTrainer:
         self._good_step = 0
         self._constants()
         self._compiled = None
+        self._frame = None  # the compiled frame called directly (compile.compiled_frame)
 
     # ------------------------------------------------------------ helpers
     def _constants(self) -> None:
@@ -408,7 +409,9 @@ class PINNTrainer:
         try:
             t0 = time.perf_counter()
             values = [p.detach() for p in self.params]
-            if self.step_mode == "compiled":
+            if self._frame is not None:
+                terms, grads = self._frame(values, tau_c, fext)
+            elif self.step_mode == "compiled":
                 # Dynamo's guards (some 700 checks, 3 % of a step) were evaluated at this trainer's
                 # first compiled call; every later call passes inputs built the same way (same
                 # tensors' shapes, dtypes and layouts, same trainer), the case PyTorch documents
@@ -417,12 +420,19 @@ class PINNTrainer:
                     terms, grads = self._compiled(values, tau_c, fext)
             else:
                 terms, grads = self._compiled(values, tau_c, fext)
+                # for the same reason, later steps call the compiled frame itself (Dynamo's hook and
+                # cache lookup left out as well); where it cannot be had, the call above with guards
+                # skipped
+                from .compile import compiled_frame
+
+                self._frame = compiled_frame(self._loss_and_grads, values, tau_c, fext)
         except Exception as exc:  # noqa: BLE001 (a compiler failure of any kind: fall back)
             first = str(exc).splitlines()[0] if str(exc) else ""
             out.warning(
                 "torch.compile failed (%s: %s); continuing with the eager step", type(exc).__name__, first
             )
             self._compiled = False
+            self._frame = None
             self.step_mode = "eager"
             return self.loss_terms(tau_c, fext), None
         if self.step_mode != "compiled":
