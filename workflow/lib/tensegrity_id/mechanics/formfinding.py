@@ -16,7 +16,9 @@ from zero until the smallest non-trivial eigenvalue of ``D`` reaches zero: at
 that value ``D`` is PSD by continuity, and the configuration is read from
 the eigenvectors of the vanishing eigenvalues.  The result is determined up to
 an affine map, which preserves the self-stress; we return the eigenvector
-(orthonormal) representative, centred, with its principal axes on x, y, z.
+(orthonormal) representative, centred, in the frame of its own nodes
+(:func:`node_frame`: the same coordinates whichever orthonormal eigenvectors
+the machine's LAPACK returns).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-__all__ = ["FormFindingError", "force_density_matrix", "find_superstable_form"]
+__all__ = ["FormFindingError", "force_density_matrix", "find_superstable_form", "node_frame"]
 
 
 class FormFindingError(RuntimeError):
@@ -91,8 +93,35 @@ def find_superstable_form(n_nodes, cables, q_cables, bars, *, dim=3):
             f"first singular point, not {dim + 1}: the form is degenerate"
         )
     X = basis @ V[:, :dim]
-    X = X - X.mean(axis=0)
-    # principal axes, largest spread first along z for a readable orientation
-    _, _, Wt = np.linalg.svd(X, full_matrices=False)
-    X = X @ Wt.T
-    return X[:, ::-1].copy(), y
+    return node_frame(X - X.mean(axis=0)), y
+
+
+def node_frame(X, *, tol: float = 1e-6) -> np.ndarray:
+    """Coordinates of the centred configuration ``X`` (n, d) in a frame built from its own nodes.
+
+    Gram-Schmidt over the node position vectors in node order: the first axis
+    along the first node, each next axis along the component of the first
+    further node that leaves the span so far (by more than ``tol`` of the
+    largest coordinate).  The result depends on ``X`` only through its Gram
+    matrix ``X X^T``, so any orthogonal transformation of ``X`` (a rotation or
+    a reflection) gives the same coordinates to rounding.  The null-space
+    eigenvectors of the force density matrix are defined only up to such a
+    transformation, and LAPACK's choice varies between machines; so did the
+    principal axes of a form with equal spreads (the tetrahedral cells), so a
+    grounded form's margin depended on the machine.
+    """
+    X = np.asarray(X, float)
+    n, dim = X.shape
+    scale = max(np.abs(X).max(), 1e-300)
+    axes: list[np.ndarray] = []
+    for x in X:
+        v = x.copy()
+        for _ in range(2):  # orthogonalised twice (classical Gram-Schmidt's loss of orthogonality)
+            for e in axes:
+                v -= (v @ e) * e
+        norm = np.linalg.norm(v)
+        if norm > tol * scale:
+            axes.append(v / norm)
+            if len(axes) == dim:
+                return X @ np.array(axes).T
+    raise FormFindingError(f"the configuration spans fewer than {dim} dimensions")
