@@ -17,7 +17,7 @@ the workflow keeps that cache beside its checkpoints (:func:`use_cache_dir`,
 ``results/checkpoints/torchinductor``), so it outlives a machine's temporary
 directory and is shared by the jobs of a cluster run: on one core a first
 compile of the X1 step takes about 25 s with an empty cache and 4 s with a
-warm one (2026-12-05), against 25 000 steps of about 2.8 ms.  The compile
+warm one (2026-12-05), against 25 000 steps of about 2.4 ms (2026-12-06).  The compile
 time is part of a run's wall time.
 """
 
