@@ -111,7 +111,7 @@ def node_frame(X, *, tol: float = 1e-6) -> np.ndarray:
     grounded form's margin depended on the machine.
     """
     X = np.asarray(X, float)
-    n, dim = X.shape
+    dim = X.shape[1]
     scale = max(np.abs(X).max(), 1e-300)
     axes: list[np.ndarray] = []
     for x in X:
