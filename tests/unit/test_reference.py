@@ -236,3 +236,113 @@ def test_the_shipped_paper_reference_is_complete_and_quoted_in_the_docs(repo):
     block = doc_blocks(card, "x.csv", card)["paper_scale"]
     page = (repo / "docs/reproduction.md").read_text(encoding="utf-8")
     assert block in page
+
+
+# ------------------------------------------------------------------ nothing lost (issue 48)
+def _hashes(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def shipped(repo, tmp_path):
+    """A copy of the shipped paper-scale reference, in a folder of its own."""
+    copy = tmp_path / "ref" / "paper"
+    shutil.copytree(repo / "resources/reference/paper", copy)
+    return copy
+
+
+def test_a_partial_run_does_not_replace_a_complete_reference(shipped, tmp_path, capsys):
+    wd = _run(tmp_path)  # 4 files, 3 of them in the paper reference of 90
+    before = _hashes(shipped)
+    args = ["publish", "--results", str(wd / "results"), "--out", str(shipped), "--command", "x"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "the run lacks 87 of the 90 files" in err and "results/figures/baselines.png" in err
+    assert "--replace" in err
+    assert _hashes(shipped) == before
+    assert sorted(p.name for p in shipped.parent.iterdir()) == ["paper"]  # no temporary folder left
+    # asked for, it replaces the whole reference, and the old files go
+    assert main([*args, "--replace"]) == 0
+    m = json.loads((shipped / "MANIFEST.json").read_text())
+    assert len(m["files"]) == 4 and not (shipped / "figures").exists()
+    assert sorted(p.name for p in shipped.parent.iterdir()) == ["paper"]
+
+
+def test_a_manifest_path_leaving_its_folder_deletes_nothing(shipped, tmp_path):
+    victim = shipped.parent / "victim.txt"
+    victim.write_text("precious")
+    m = json.loads((shipped / "MANIFEST.json").read_text())
+    m["files"].append({"path": "results/../victim.txt", "sha256": "0" * 64, "bytes": 8, "class": "x"})
+    (shipped / "MANIFEST.json").write_text(json.dumps(m))
+    before = _hashes(shipped)
+    wd = _run(tmp_path)
+    with pytest.raises(ValueError, match=r"files\[90\]\.path 'results/../victim.txt'"):
+        publish(wd / "results", shipped, command="x", configs=[], replace=True)
+    with pytest.raises(ValueError, match="not a path inside the reference"):
+        compare(wd / "results", shipped)
+    assert victim.read_text() == "precious" and _hashes(shipped) == before
+
+
+@pytest.mark.parametrize("bad", ["/etc/passwd", "results", "tables/x.csv", "results/a/../../../x"])
+def test_manifest_paths_are_checked(reference, bad):
+    from tensegrity_id.workflow.reference import listed_paths
+
+    _, out, m = reference
+    with pytest.raises(ValueError, match=r"files\[0\]\.path"):
+        listed_paths(out, {"files": [{"path": bad}]})
+    assert [p.relative_to(out).as_posix() for p in listed_paths(out, m)] == [
+        f["path"].removeprefix("results/") for f in m["files"]
+    ]
+
+
+def test_a_link_out_of_the_reference_is_refused(reference, tmp_path):
+    from tensegrity_id.workflow.reference import listed_paths
+
+    _, out, _ = reference
+    (tmp_path / "outside").mkdir()
+    (out / "tables" / "linked").symlink_to(tmp_path / "outside")
+    with pytest.raises(ValueError, match="resolves outside"):
+        listed_paths(out, {"files": [{"path": "results/tables/linked/x.csv"}]})
+
+
+def test_a_failure_while_publishing_leaves_the_reference_as_it_was(reference, tmp_path, monkeypatch):
+    import tensegrity_id.workflow.reference.publication as pub
+
+    wd, out, _ = reference
+    before = _hashes(out)
+    (wd / "results/tables/table3.csv").write_text(T3 + "x1,9.0,identified,1\n")
+    calls, copy2 = [], shutil.copy2
+
+    def failing_copy(src, dst):
+        calls.append(src)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return copy2(src, dst)
+
+    monkeypatch.setattr(pub.shutil, "copy2", failing_copy)
+    with pytest.raises(OSError, match="No space"):
+        publish(wd / "results", out, command="again", configs=[])
+    assert _hashes(out) == before
+    assert sorted(p.name for p in out.parent.iterdir()) == sorted(["run", "reference"])
+
+
+@pytest.mark.parametrize("damage", ["changed", "missing"])
+def test_compare_verifies_the_reference_hashes(shipped, damage, capsys):
+    results = shipped.parent / "results"
+    shutil.copytree(shipped, results)  # a run equal to the reference, file for file
+    (results / "MANIFEST.json").unlink()
+    assert main(["compare", str(results), "--reference", str(shipped)]) == 0
+    capsys.readouterr()
+    target = shipped / "tables/table3.csv"
+    if damage == "changed":  # one digit of a published number edited after publishing
+        text = target.read_text()
+        target.write_text(text.replace("3", "4", 1))
+    else:
+        target.unlink()
+    report = compare(results, shipped)
+    got = {f.path: f for f in report.files}["results/tables/table3.csv"]
+    assert got.status == f"reference {damage}" and "table3.csv" in got.detail
+    assert report.exit_code() == 1
+    assert main(["compare", str(results), "--reference", str(shipped)]) == 1
+    out, err = capsys.readouterr()
+    assert f"reference {damage}" in out and "the reference is damaged" in err

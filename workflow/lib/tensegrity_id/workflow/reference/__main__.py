@@ -1,0 +1,7 @@
+"""``python -m tensegrity_id.workflow.reference``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
