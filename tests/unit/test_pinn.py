@@ -13,7 +13,7 @@ from tensegrity_id.data.records import forcing_from_spec
 from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.base import IdentificationProblem, RecordData, get_method
 from tensegrity_id.identify.pinn import PINNSettings, PINNTrainer, collocation_points
-from tensegrity_id.identify.pinn.compile import compiled_frame, cxx_compiler
+from tensegrity_id.identify.pinn.compile import cxx_compiler
 from tensegrity_id.identify.pinn.net import PINNNet, derivatives_autograd
 from tensegrity_id.identify.seeds import seed_group_summary
 from tensegrity_id.mechanics.dynamics import Dynamics
@@ -450,10 +450,6 @@ def test_compiled_step_agrees_with_the_eager_step(x1, channels, seeds):
     tau, fext = tr.sample()
     values = [p.detach() for p in tr.params]
     terms, grads = tr._compiled(values, tau, fext)  # one graph, by torch.func
-    assert tr._frame is not None  # later steps call the compiled frame itself: the same numbers
-    terms_f, grads_f = tr._frame(values, tau, fext)
-    for a, b in zip([*grads, *terms.values()], [*grads_f, *terms_f.values()], strict=True):
-        assert torch.equal(a, b)
     fused = list(grads) + [terms[k].detach() for k in sorted(terms)]
     tr.optimizer.zero_grad(set_to_none=True)
     terms = tr.loss_terms(tau, fext)
@@ -463,33 +459,66 @@ def test_compiled_step_agrees_with_the_eager_step(x1, channels, seeds):
         assert float((a - b).abs().max() / b.abs().max().clamp_min(1e-30)) < 1e-4
 
 
-def test_compiled_frame_is_the_frame_whose_guards_pass():
-    """compiled_frame: None before a compiled call; after calls with two shapes (two frames), for each
-    shape the frame compiled for it, equal to Dynamo's call, and still there after a reset."""
+def test_the_compiled_step_never_returns_a_stale_result(taut, monkeypatch):
+    """Every Python value the compiled loss reads, changed between calls on one trainer (a loss
+    weight, the smoothing sharpness, the record count, the dtype of the inputs), gives
+    the result the eager loss gives for the new values: Dynamo's guards run at every call, nothing
+    skips them.  Dynamo's guards do not depend on the backend, so the graph is run by its eager
+    backend here (fast; the C++ backend is the slow test above)."""
+    import dataclasses
 
-    class Scaled:
-        def __init__(self):
-            self.w = torch.tensor([1.0, 2.0, 3.0])
-            self.shift = 0.5
+    import tensegrity_id.identify.pinn.compile as comp
 
-        def f(self, x, y):
-            return {"s": (x * self.w[: x.shape[0]] + y).sum() + self.shift}, [2 * x]
+    monkeypatch.setattr(
+        comp, "compile_loss", lambda fn, log: torch.compile(fn, dynamic=False, backend="eager")
+    )
+    s, rd = taut
+    second = RecordData("second", rd.forcing.scaled(0.5), rd.sensors, rd.states, rd.n_transitions)
+    tr = PINNTrainer(
+        s,
+        [rd, second],
+        PINNSettings(log_every=0, steps=50, compile=True, treatment="smooth", beta=50.0),
+        seeds=[0, 1],
+        lambda0=s.bar_sigma,
+    )
+    tr.train(until=2)
+    assert tr.step_mode == "compiled"
+    tau, fext = tr.sample()
+    seen, quiet = [], logging.getLogger("quiet")
 
-    obj = Scaled()
-    fn = torch.compile(obj.f, dynamic=False, backend="eager")  # the frame is backend-independent
-    x2, x3 = torch.arange(2.0), torch.arange(3.0)
-    assert compiled_frame(obj.f, x2, 1.0) is None
-    expect = {2: fn(x2, x2), 3: fn(x3, x3)}
-    for x in (x2, x3):
-        frame = compiled_frame(obj.f, x, x)
-        assert frame is not None
-        out = frame(x, x)
-        assert torch.equal(out[0]["s"], expect[x.numel()][0]["s"]) and torch.equal(out[1][0], 2 * x)
-    frame = compiled_frame(obj.f, x3, x3)
-    torch._dynamo.reset()
-    assert compiled_frame(obj.f, x3, x3) is None  # no frame left in Dynamo's cache
-    obj.w = torch.tensor([1.0, 1.0, 1.0])  # the frame reads the object's tensors at every call
-    assert float(frame(x3, x3)[0]["s"]) == pytest.approx(3.0 + 3.0 + 0.5)
+    def agrees():  # the trainer's own step path against the eager loss
+        compiled, _ = tr._run_terms(tau, fext, quiet)
+        assert tr.step_mode == "compiled"
+        eager = tr.loss_terms(tau, fext)
+        assert set(compiled) == set(eager)
+        for k in eager:
+            assert compiled[k].dtype == eager[k].dtype, k
+            torch.testing.assert_close(compiled[k], eager[k], rtol=1e-5, atol=0.0)
+        seen.append(eager["total"].detach().double())
+
+    def changed():  # the new value moved the loss: a stale graph would have been caught
+        assert not torch.allclose(seen[-1], seen[-2], rtol=1e-6, atol=0.0)
+
+    agrees()
+    tr.settings = dataclasses.replace(tr.settings, w_eom=10 * tr.settings.w_eom)
+    agrees()
+    changed()
+    tr.settings = dataclasses.replace(tr.settings, beta=5.0)
+    agrees()
+    changed()
+    tr.recs = tr.recs[:1]  # one record fewer, the loss's constants rebuilt for it
+    tr.n_data = sum(r.a_train[0].numel() for r in tr.recs)
+    tr._constants()
+    n = tr.settings.n_colloc
+    tau, fext = tau[:, :n], fext[:, :n]
+    agrees()
+    changed()
+    # float64 inputs where float32 was compiled: traced anew, not run through the float32 graph, so
+    # the compiled call fails as the eager one does (the network's float32 weights), never a value
+    values = [p.detach().double() for p in tr.params]
+    for call in (tr._compiled, lambda v, t, f: tr.loss_terms(t, f, v)):
+        with pytest.raises(RuntimeError, match="expected scalar type"):
+            call(values, tau.double(), fext.double())
 
 
 def test_force_scale_trains_with_the_parameters(taut):

@@ -7,9 +7,9 @@ cable law and the residual, forward and backward, into a few C++ loops, the
 matrix products staying with MKL.  It needs a C++ compiler on the machine
 (``g++``, ``c++`` or ``clang++``, or ``$CXX``); where there is none, or
 where compiling fails, the trainer keeps the eager step and says so in the
-log.  After its first compiled call a trainer calls the frame Dynamo compiled
-directly (:func:`compiled_frame`), without Dynamo's per-call hook and guards.
-Compiled and eager steps agree to rounding (the fused loops order
+log.  Every call goes through Dynamo, guards included, so a changed Python
+value, dtype or shape recompiles instead of reusing a graph built for other
+values.  Compiled and eager steps agree to rounding (the fused loops order
 floating-point operations differently), so a run records which one it ran
 (``step_mode`` in its result) and a resumed run keeps the mode of its
 checkpoint.  Compiled kernels are cached by PyTorch (``TORCHINDUCTOR_CACHE_DIR``);
@@ -23,13 +23,10 @@ time is part of a run's wall time.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import os
 import shutil
-import types
 
-__all__ = ["compiled_frame", "cxx_compiler", "compile_loss", "use_cache_dir"]
+__all__ = ["cxx_compiler", "compile_loss", "use_cache_dir"]
 
 
 def cxx_compiler() -> str | None:
@@ -72,33 +69,3 @@ def compile_loss(fn, log):
         cxx,
     )
     return compiled
-
-
-def compiled_frame(method, *args):
-    """The code Dynamo compiled for ``method(*args)`` as a plain function bound to the method's object,
-    or ``None`` when there is none (no compiled call yet, or a PyTorch without this internal).
-
-    Call it after a compiled call with these arguments.  Of the method's compiled frames (Dynamo keeps
-    one per set of guards) it takes the one whose guards pass for ``args``: the bytecode Dynamo itself
-    runs once its guards pass, which reads the object's tensors and calls the compiled graph.  Calling
-    it directly leaves out Dynamo's frame hook, cache lookup and guards (6 to 9 % of a compiled step
-    of X1, results equal to the bit), so it is for callers whose later calls pass arguments built as
-    these were: the same shapes, dtypes and layouts, and the same Python values read by the method.
-    PyTorch's own ``aot_compile`` turns the guards off in the same way, but compiles without the
-    cache (12 against 4.5 s for X1).  The frame's globals are copied, so it keeps working after
-    ``torch._dynamo.reset()``.
-    """
-    try:
-        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-
-        func, obj = method.__func__, method.__self__
-        f_locals = inspect.signature(func).bind(obj, *args).arguments
-        for entry in _debug_get_cache_entry_list(func.__code__):
-            code = entry.code
-            if code.co_freevars != func.__code__.co_freevars or not entry.guard_manager.check(f_locals):
-                continue
-            frame = types.FunctionType(code, dict(func.__globals__), func.__name__, None, func.__closure__)
-            return functools.partial(frame, obj)
-    except Exception:  # noqa: BLE001 (an internal that moved: keep Dynamo's own call)
-        return None
-    return None

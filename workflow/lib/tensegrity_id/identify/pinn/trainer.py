@@ -29,8 +29,12 @@ Speed
     elementwise work fused into a few loops, the matrix products with MKL,
     and no autograd bookkeeping at run time; without a working C++ compiler
     the trainer falls back to the eager step (loss, then ``backward``) with
-    a log line.  Adam's update is its fused kernel, called directly
-    (:meth:`PINNTrainer._adam_step`).  Host-side work per step is one
+    a log line.  Every later call goes through Dynamo with its guards
+    evaluated: a Python value the loss reads (a weight, the smoothing
+    sharpness, the dtype, the records) that changes between steps
+    recompiles rather than returning a stale result.  Adam's update is
+    ``torch.optim.Adam(..., fused=True)``'s own step.  Only public PyTorch
+    API is used in the step.  Host-side work per step is one
     forcing evaluation per record for the whole batch (the collocation
     times of all members at once); the per-record constants of the loss
     are built once.
@@ -222,7 +226,6 @@ class PINNTrainer:
         self._good_step = 0
         self._constants()
         self._compiled = None
-        self._frame = None  # the compiled frame called directly (compile.compiled_frame)
 
     # ------------------------------------------------------------ helpers
     def _constants(self) -> None:
@@ -409,30 +412,13 @@ class PINNTrainer:
         try:
             t0 = time.perf_counter()
             values = [p.detach() for p in self.params]
-            if self._frame is not None:
-                terms, grads = self._frame(values, tau_c, fext)
-            elif self.step_mode == "compiled":
-                # Dynamo's guards (some 700 checks, 3 % of a step) were evaluated at this trainer's
-                # first compiled call; every later call passes inputs built the same way (same
-                # tensors' shapes, dtypes and layouts, same trainer), the case PyTorch documents
-                # for skipping them
-                with torch.compiler.set_stance("default", skip_guard_eval_unsafe=True):
-                    terms, grads = self._compiled(values, tau_c, fext)
-            else:
-                terms, grads = self._compiled(values, tau_c, fext)
-                # for the same reason, later steps call the compiled frame itself (Dynamo's hook and
-                # cache lookup left out as well); where it cannot be had, the call above with guards
-                # skipped
-                from .compile import compiled_frame
-
-                self._frame = compiled_frame(self._loss_and_grads, values, tau_c, fext)
+            terms, grads = self._compiled(values, tau_c, fext)
         except Exception as exc:  # noqa: BLE001 (a compiler failure of any kind: fall back)
             first = str(exc).splitlines()[0] if str(exc) else ""
             out.warning(
                 "torch.compile failed (%s: %s); continuing with the eager step", type(exc).__name__, first
             )
             self._compiled = False
-            self._frame = None
             self.step_mode = "eager"
             return self.loss_terms(tau_c, fext), None
         if self.step_mode != "compiled":
@@ -580,51 +566,6 @@ class PINNTrainer:
         return [all(map(math.isfinite, row)) for row in zip(*(t.tolist() for t in sums), strict=True)]
 
     # ------------------------------------------------------------ training
-    def _adam_step(self) -> None:
-        """``self.optimizer.step()``, by the very kernel it runs (``torch._fused_adam_``, one call per
-        parameter group) without its per-step Python bookkeeping: the same update to the bit.
-
-        The optimizer's own step runs whenever its state is not yet there (the first step) or a
-        parameter has no gradient.
-        """
-        opt = self.optimizer
-        groups = []
-        for g in opt.param_groups:
-            ps = g["params"]
-            states = [opt.state.get(p) for p in ps]
-            if any(not st for st in states) or any(p.grad is None for p in ps):
-                opt.step()
-                return
-            groups.append((g, ps, states))
-        for g, ps, states in groups:
-            steps = [st["step"] for st in states]
-            base = steps[0]._base
-            if base is None or base.shape != (len(steps),) or any(t._base is not base for t in steps):
-                # the group's step counters (equal) as views of one tensor: one add counts them all
-                # (a _foreach_add_ over 0-d CPU tensors costs 4 us each); made again after a resume
-                base = torch.stack([t.detach() for t in steps])
-                for i, st in enumerate(states):
-                    st["step"] = steps[i] = base[i]
-            base.add_(1)
-            beta1, beta2 = g["betas"]
-            torch._fused_adam_(
-                ps,
-                [p.grad for p in ps],
-                [st["exp_avg"] for st in states],
-                [st["exp_avg_sq"] for st in states],
-                [],
-                steps,
-                amsgrad=False,
-                lr=g["lr"],
-                beta1=beta1,
-                beta2=beta2,
-                weight_decay=g["weight_decay"],
-                eps=g["eps"],
-                maximize=False,
-                grad_scale=None,
-                found_inf=None,
-            )
-
     def _record_history(self, terms: dict) -> None:
         lr_net, lr_params = self.scheduler.get_last_lr()
         vals = {k: v.detach().numpy() for k, v in terms.items()}
@@ -743,9 +684,10 @@ class PINNTrainer:
                 detail = ", ".join(f"{k} {float(v.detach()[newly[0]]):.3g}" for k, v in terms.items())
                 self._stop(newly, f"non-finite loss ({detail})", out)
             with torch.no_grad():
-                torch._foreach_copy_(self._good, self.params)
+                for good, p in zip(self._good, self.params, strict=True):
+                    good.copy_(p)
             self._good_step = self.step
-            self._adam_step()
+            self.optimizer.step()
             self.scheduler.step()
             self.step += 1
             self._hold_stopped()
