@@ -45,31 +45,23 @@ mean; recorded in the manifest), with ``SEED_K`` the scorecard's.  Labels
 times, rates) are ignored.
 """
 
-from ...report.scorecard import SEED_K
-from .comparison import BROKEN, STATUSES, CompareReport, FileComparison, compare
-from .manifest import ATOL, PUBLISHED, RTOL, classify, listed_paths, seed_scatter
-from .publication import publish
+from ..._lazy import attach
 
-__all__ = [
-    "RTOL",
-    "ATOL",
-    "PUBLISHED",
-    "SEED_K",
-    "classify",
-    "seed_scatter",
-    "listed_paths",
-    "publish",
-    "compare",
-    "CompareReport",
-    "FileComparison",
-    "STATUSES",
-    "BROKEN",
-    "main",
-]
+_EXPORTS = {
+    "RTOL": "manifest",
+    "ATOL": "manifest",
+    "PUBLISHED": "manifest",
+    "classify": "manifest",
+    "seed_scatter": "manifest",
+    "listed_paths": "manifest",
+    "publish": "publication",
+    "SEED_K": "comparison",
+    "compare": "comparison",
+    "CompareReport": "comparison",
+    "FileComparison": "comparison",
+    "STATUSES": "comparison",
+    "BROKEN": "comparison",
+    "main": "cli",
+}
 
-
-def main(argv=None) -> int:
-    """The command line (see the module's docstring); returns the exit status."""
-    from .cli import main as _main
-
-    return _main(argv)
+__getattr__, __dir__, __all__ = attach(__name__, _EXPORTS)

@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from . import __doc__ as _doc
 from .comparison import BROKEN, CompareReport, compare
 from .publication import publish
 
@@ -42,7 +41,7 @@ def _print(report: CompareReport) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m tensegrity_id.workflow.reference", description=_doc.splitlines()[0]
+        prog="python -m tensegrity_id.workflow.reference", description="Reference results: publish a finished run's outputs, and compare a run with them."
     )
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("publish", help="copy a finished run's outputs into a reference folder")
