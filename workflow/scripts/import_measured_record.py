@@ -3,7 +3,9 @@
 Outputs ``results/records/{structure}/{record}.npz`` (``t`` re-zeroed, s;
 ``forcing`` N and ``forcing_coords``; ``acc`` m/s^2 and ``acc_coords``;
 ``disp`` where recorded; ``free``), its ``.json`` metadata (``measured``,
-source, noise and its method, the start-at-rest check, ``exact_parameters``
+source (with the CSV dialect it was read in), noise and its method, the
+start-at-rest check, the screens against the design model
+(``record_screens``: tensegrity_id.data.screening), ``exact_parameters``
 ``None``) and ``results/sensors/{structure}/{record}/measured.npz`` (every
 acceleration channel; the sensor-data layout of tensegrity_id.data.sensors).
 The file is read and checked first (tensegrity_id.data.record_csv); nothing
@@ -28,7 +30,16 @@ log.info(
 )
 result = measured_record(structure, rec, entry, name=snakemake.wildcards.record)
 meta = result["meta"]
+log.info("read as %s", meta["source"]["dialect"] or "UFF-58")
 log.info("noise std per channel %s m/s^2 (%s)", meta["noise_std"], meta["noise_method"])
+screens = meta["record_screens"]
+log.info(
+    "against the design model: level %s x, agreement %s, outliers %s (%s)",
+    screens.get("level_ratio"),
+    screens.get("agreement"),
+    len(screens["outliers"]["found"]),
+    screens["outliers"]["action"],
+)
 log.info(
     "starts at rest: %s over %d samples (gap %s, limit %s)",
     meta["at_rest"]["passed"],

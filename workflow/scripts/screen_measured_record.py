@@ -5,12 +5,15 @@ information of the record's acceleration channels at the structure's design
 prestress and damping (tensegrity_id.analysis.local_fisher:
 screen_channels): per member ``determinable`` / ``weak`` / ``undeterminable``,
 the relative Cramér–Rao bounds there, the condition number, and the members
-a support makes invisible whatever the channels.
+a support makes invisible whatever the channels; and ``record_screens``, the
+import's screens of the record against its design model
+(tensegrity_id.data.screening: level per channel, agreement per channel,
+stated against carried noise, outliers, and every warning, also in the log).
 """
 
 from tensegrity_id.analysis.identifiability import structural_identifiability
 from tensegrity_id.analysis.local_fisher import screen_channels
-from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.identify.problems import load_problem
 
 log = setup_log(snakemake.log[0])
@@ -22,6 +25,9 @@ st = problem.structure
 out = screen_channels(problem, st.sigma, float(st.cable_damping.mean()), **par.fisher)
 out["structurally_invisible"] = [int(k) for k in structural_identifiability(st)["invisible"]]
 out.update(structure=wc.structure, record=wc.record)
+out["record_screens"] = read_json(inp.record_json).get("record_screens")
+for message in (out["record_screens"] or {}).get("warnings", []):
+    log.warning("%s", message)
 log.info("members: %s", out["members"])
 log.info(
     "condition %.4g, worst relative bound %.3g %% (%s) at the design prestress",

@@ -1,4 +1,5 @@
-"""Data: records (specification, slackening thresholds, storage), sensor data, measured records, run I/O."""
+"""Data: records (specification, slackening thresholds, storage), sensor data, measured records and their
+screens, run I/O."""
 
 from .._lazy import attach
 
@@ -20,7 +21,12 @@ _EXPORTS = {
     "estimate_noise_std": "measured",
     "check_at_rest": "measured",
     "read_record_csv": "record_csv",
+    "sniff_dialect": "record_csv",
     "RecordFileError": "record_csv",
+    "RecordScreenWarning": "screening",
+    "nominal_response": "screening",
+    "screen_outliers": "outliers",
+    "screen_against_model": "screening",
     "setup_log": "runio",
     "write_json": "runio",
     "read_json": "runio",

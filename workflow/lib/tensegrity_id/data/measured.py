@@ -31,6 +31,12 @@ Conventions
       ms?), and the measured accelerations against the design model's
       linear response to the recorded force (accelerations in mm/s^2, the
       force in kN, or one corrupt force sample?).
+    * Corrupt samples are found before any screen
+      (:mod:`tensegrity_id.data.outliers`), and finer slips after the
+      start-at-rest check, against the design model's predicted response
+      (:mod:`tensegrity_id.data.screening`): a force in daN or kgf, a
+      channel in g, a reversed or swapped channel, a stuck channel, a
+      stated noise level the record does not carry.
 """
 
 from __future__ import annotations
@@ -42,8 +48,10 @@ import numpy as np
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.excitation import sampled_forcing
 from ..mechanics.modal import constrained_modes
+from .outliers import OUTLIER_ACTIONS, screen_outliers
 from .record_csv import MeasuredRecord, RecordFileError
 from .runio import write_json, write_npz
+from .screening import screen_against_model
 
 __all__ = [
     "MeasuredEntryError",
@@ -164,10 +172,15 @@ def _channel_label(structure, kind, coord) -> str:
     return f"{kind}:{node}:{'xyz'[axis]}"
 
 
-def _noise_from_entry(structure, noise, channels, acc, labels) -> tuple[np.ndarray, str]:
-    """Noise std per channel (stated or estimated) and how it was found; a zero estimate is refused."""
+def _noise_from_entry(structure, noise, channels, acc, labels) -> tuple[np.ndarray, str, np.ndarray]:
+    """Noise std per channel (stated or estimated), how it was found and which channels were stated;
+    a zero estimate is refused."""
     if isinstance(noise, int | float):
-        return np.full(len(channels), float(noise)), "stated (config 'noise', every channel)"
+        return (
+            np.full(len(channels), float(noise)),
+            "stated (config 'noise', every channel)",
+            np.ones(len(channels), bool),
+        )
     est = estimate_noise_std(acc)
     stated = {}
     if noise is not None:
@@ -191,9 +204,10 @@ def _noise_from_entry(structure, noise, channels, acc, labels) -> tuple[np.ndarr
             f"'noise': the noise of channel '{labels[zero[0]]}' estimates to 0 (a quantised channel?); "
             f"state it: noise: {{{labels[zero[0]]}: <std in m/s^2>}}",
         )
+    mask = np.array([k in stated for k in range(len(std))], bool)
     if noise is None:
-        return std, NOISE_METHOD
-    return std, f"stated for {', '.join(sorted(noise))}; the others: {NOISE_METHOD}"
+        return std, NOISE_METHOD, mask
+    return std, f"stated for {', '.join(sorted(noise))}; the others: {NOISE_METHOD}", mask
 
 
 def _free_index(structure, coords) -> np.ndarray:
@@ -307,14 +321,15 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     Parameters
     ----------
     structure : Structure
-        The structure the test was made on (its prestress is not used).
+        The structure the test was made on (its design prestress and dampers serve the screens only).
     rec : MeasuredRecord
         The checked file (:func:`tensegrity_id.data.record_csv.read_record_csv`).
     entry : dict
         The config entry: optional ``t_start``, ``t_end`` (s, in the file's
         time), ``noise`` (m/s^2: one number or ``{"acc:{node}:{axis}": std}``),
         ``train_fraction`` (0.7), ``split_seed`` (0), ``at_rest``
-        (``{window_s, tolerance, n_sigma}``).
+        (``{window_s, tolerance, n_sigma}``), ``outliers`` (``"refuse"``, the
+        default, or ``"drop"``: :func:`~tensegrity_id.data.screening.screen_outliers`).
 
     Returns
     -------
@@ -353,9 +368,28 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     f_coords = np.array([dim * n + a for n, a in f_keys], int)
     a_coords = np.array([dim * n + a for n, a in a_keys], int)
     a_labels = [rec.label("acc", *k) for k in a_keys]
+    f_labels = [rec.label("force", *k) for k in f_keys]
     F = np.stack([force[k][keep] for k in f_keys], axis=1) if f_keys else np.zeros((t.size, 0))
     A = np.stack([acc_ch[k][keep] for k in a_keys], axis=1)
-    noise_std, noise_method = _noise_from_entry(structure, entry.get("noise"), a_coords, A, a_labels)
+    action = entry.get("outliers", "refuse")
+    if action not in OUTLIER_ACTIONS:
+        raise MeasuredEntryError(
+            "outliers", f"'outliers': {action!r} is not one of {', '.join(OUTLIER_ACTIONS)}"
+        )
+    outliers = screen_outliers(
+        structure,
+        t_file,
+        F,
+        A,
+        force_coords=f_coords,
+        acc_coords=a_coords,
+        force_labels=f_labels,
+        acc_labels=a_labels,
+        action=action,
+        source=src,
+    )
+    F, A = outliers["F"], outliers["A"]
+    noise_std, noise_method, stated = _noise_from_entry(structure, entry.get("noise"), a_coords, A, a_labels)
     f_full = np.zeros((t.size, structure.n_coords))
     f_full[:, f_coords] = F
     units = None
@@ -369,7 +403,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
             noise_std,
             labels=a_labels,
             force_coords=f_coords,
-            force_labels=[rec.label("force", *k) for k in f_keys],
+            force_labels=f_labels,
             t_file=t_file,
             source=src,
         )
@@ -384,6 +418,20 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         labels=a_labels,
         **dict(entry.get("at_rest", {})),
     )
+    screens = screen_against_model(
+        structure,
+        t,
+        f_full,
+        A,
+        a_coords,
+        noise_std,
+        labels=a_labels,
+        force_labels=f_labels,
+        t_file=t_file,
+        stated=stated,
+        source=src,
+    )
+    screens["outliers"] = outliers["report"]
     rng = np.random.default_rng(np.random.SeedSequence([SPLIT_SEED_TAG, int(entry.get("split_seed", 0))]))
     n = t.size
     train = np.zeros(n, bool)
@@ -395,7 +443,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         "noisy": A,
         "noise_std": noise_std,
         "train": train,
-        "keep": np.ones(n, bool),
+        "keep": outliers["keep"],
     }
     record = {
         "t": t,
@@ -421,6 +469,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
             "samples": int(n),
             "dt": float(t[1] - t[0]),
             "time_origin": "re-zeroed at the first kept sample",
+            "dialect": dict(getattr(rec, "dialect", {}) or {}),
         },
         "spec": {},
         "forcing": {"kind": forcing.kind, "coords": list(forcing.coords), **forcing.spec},
@@ -430,6 +479,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         "noise_method": noise_method,
         "at_rest": at_rest,
         "unit_screen": units,
+        "record_screens": screens,
         "regime": "measured",
         "checks": {"n_transitions": None},
         "exact_parameters": None,

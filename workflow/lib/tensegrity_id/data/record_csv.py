@@ -17,7 +17,10 @@ UFF-58 (``.uff``, ``.unv``; read with the optional ``pyuff``)
 
 Encoding
     UTF-8 text, with or without a byte-order mark (Excel's "CSV UTF-8");
-    ``.csv.gz`` is read compressed.  A file is read from the path given,
+    ``.csv.gz`` is read compressed.  Columns separated by commas, or by
+    semicolons or tabs (spreadsheet exports), with decimal points, or with
+    decimal commas where the separator is a semicolon or a tab
+    (:func:`sniff_dialect`).  A file is read from the path given,
     as given: an error names the file, the row and the column, and never
     echoes the file's content beyond one cell of a record.
 
@@ -37,7 +40,8 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +54,7 @@ __all__ = [
     "read_record",
     "read_record_csv",
     "read_record_uff",
+    "sniff_dialect",
     "CHANNEL_KINDS",
     "MAX_ABS",
 ]
@@ -79,12 +84,16 @@ class MeasuredRecord:
     labels : dict
         ``(kind, node, axis) -> column name as the file writes it`` (``acc:1:0``
         or ``acc:1:x``), for messages.
+    dialect : dict
+        How a CSV file was read: ``delimiter``, ``decimal``, ``name``
+        (:func:`sniff_dialect`); empty for UFF.
     """
 
     t: np.ndarray
     channels: dict = field(default_factory=dict)
     source: str = ""
     labels: dict = field(default_factory=dict)
+    dialect: dict = field(default_factory=dict)
 
     def label(self, kind: str, node: int, axis: int) -> str:
         """The column name of a channel as the file writes it."""
@@ -173,13 +182,16 @@ def read_record_csv(
     """
     path = Path(path)
     name = str(path)
+    text = _read_text(path)
+    dialect = sniff_dialect(name, text)
     numbered = [
         (k, r)
-        for k, r in enumerate(csv.reader(io.StringIO(_read_text(path))), start=1)
+        for k, r in enumerate(csv.reader(io.StringIO(text), delimiter=dialect["delimiter"]), start=1)
         if r and not r[0].lstrip().startswith("#")
     ]
     if not numbered:
         raise RecordFileError(f"{name}: the file is empty")
+    comma = dialect["decimal"] == ","
     line_of = np.array([k for k, _ in numbered[1:]], int)  # the file's row of each sample
     rows = [r for _, r in numbered]
     cols, labels = _parse_header(name, rows[0], structure)
@@ -190,19 +202,88 @@ def read_record_csv(
     data = np.empty((len(rows) - 1, len(cols) + 1))
     for n, (i, row) in enumerate(zip(line_of, rows[1:], strict=True)):
         if len(row) != len(cols) + 1:
-            raise RecordFileError(f"{name}: row {i} has {len(row)} values, the header names {len(cols) + 1}")
+            hint = ""
+            if dialect["delimiter"] == "," and len(row) > len(cols) + 1 and not any("." in c for c in row):
+                # decimal-comma numbers split at their commas into integer pieces: no point anywhere
+                hint = (
+                    ": are the numbers written with decimal commas ('0,25') in a file whose columns are "
+                    "also separated by commas? Export with a decimal point, or with ';' between the columns"
+                )
+            raise RecordFileError(
+                f"{name}: row {i} has {len(row)} values, the header names {len(cols) + 1}{hint}"
+            )
         for j, v in enumerate(row):
             try:
-                x = float(v)
+                x = float(v.replace(",", ".") if comma else v)
             except ValueError:
                 x = np.nan
             if not np.isfinite(x):
                 label = "time" if j == 0 else labels[j - 1]
                 cell = v.strip()
                 shown = f"'{cell}'" if len(cell) <= 24 else "the value"
-                raise RecordFileError(f"{name}: row {i}, column '{label}': {shown} is not a finite number")
+                hint = ""
+                if not comma and _DECIMAL_COMMA.match(cell):
+                    hint = (
+                        ": a decimal comma in a file whose columns are separated by commas? Export with a "
+                        "decimal point, or with ';' between the columns"
+                    )
+                raise RecordFileError(
+                    f"{name}: row {i}, column '{label}': {shown} is not a finite number{hint}"
+                )
             data[n, j] = x
-    return _checked(name, cols, labels, data, min_samples, regular_rtol, rows=line_of)
+    out = _checked(name, cols, labels, data, min_samples, regular_rtol, rows=line_of)
+    return replace(out, dialect=dialect)
+
+
+_DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d*,\d+(?:[eE][-+]?\d+)?\s*$")
+
+
+def sniff_dialect(name: str, text: str) -> dict:
+    """The column separator and decimal mark of a record file's text.
+
+    The header row (the first row that is not a ``#`` comment) must open
+    with ``time`` followed by the separator: a comma, a semicolon or a tab
+    (European spreadsheet exports write ``;`` or tabs, often with decimal
+    commas).  With ``;`` or a tab, a data cell written ``0,25`` (a comma
+    between digits and no point) makes the decimal mark a comma.  A header
+    separated by spaces, or one whose first column is ``time`` with no
+    known separator after it, is refused saying what was found.
+
+    Returns
+    -------
+    dict
+        ``delimiter`` (``","``, ``";"`` or ``"\\t"``), ``decimal``
+        (``"."`` or ``","``) and ``name`` (``comma``, ``semicolon``, ``tab``).
+    """
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        return {"delimiter": ",", "decimal": ".", "name": "comma"}
+    header = lines[0]
+    found = [d for d in _DELIMITERS if header.split(d)[0].strip() == "time" and d in header]
+    if not found:
+        first = header.split()[0] if header.split() else ""
+        if first == "time" and len(header.split()) > 1:
+            raise RecordFileError(
+                f"{name}: the header row separates its columns by spaces; a record file separates them by "
+                "',' (or ';' or tabs, as spreadsheets export): save it as CSV, e.g. in a spreadsheet "
+                "'Save as' CSV, or replace each run of spaces by one ','"
+            )
+        return {"delimiter": ",", "decimal": ".", "name": "comma"}  # the header check names the problem
+    delim = found[0]
+    decimal = "."
+    if delim != ",":
+        cells = [c for ln in lines[1:200] for c in ln.split(delim)]
+        if any(_DECIMAL_COMMA.match(c) for c in cells):
+            decimal = ","
+            point = next((c.strip() for c in cells if "." in c), None)
+            if point is not None:
+                raise RecordFileError(
+                    f"{name}: the columns are separated by {_DELIMITERS[delim]}s and the numbers use decimal "
+                    f"commas, but a cell also holds a point ('{point[:24]}'): a thousands separator, or two "
+                    "decimal marks? Export the numbers with one decimal mark and no thousands separator"
+                )
+    return {"delimiter": delim, "decimal": decimal, "name": _DELIMITERS[delim]}
 
 
 def _read_text(path: Path) -> str:

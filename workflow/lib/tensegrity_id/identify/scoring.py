@@ -266,6 +266,8 @@ def simulate_identified(structure, forcing, identified: dict, t, sim: dict):
         return simulate_from_rest(Dynamics(structure, **kwargs), forcing, **sim)
     except SimulationError as exc:
         return str(exc)
+    except np.linalg.LinAlgError as exc:  # a singular constraint system at non-physical parameters
+        return f"linear algebra failed ({exc})"
 
 
 def resimulate(
@@ -343,7 +345,7 @@ def simulated_prediction(structure, records, sigma, c, sim: dict, force_scale=No
                 with_force_scale(r.forcing, fs),
                 **kw,
             )
-        except SimulationError as exc:
+        except (SimulationError, np.linalg.LinAlgError) as exc:
             log.info("prediction failed: %s", exc)
             out.append(None)
             continue

@@ -27,7 +27,12 @@ deviations) marks a minimum far above the noise floor.  Multi-start: with
 ``starts`` (a list of ``[sigma0, c0]`` guesses) every start is run and the
 lowest misfit kept; all are reported.  A simulation that fails (more than
 ``max_sim_nfev`` right-hand-side evaluations in a stiff region, a chattering
-cable) returns a large constant residual, so the search backs off.
+cable) returns a large constant residual, so the search backs off.  A
+start whose search stops on a linear-algebra failure (``LinAlgError``: a
+misfit or Jacobian that is not finite) is reported with its message and an
+infinite misfit, and the other starts go on; when every start fails the
+run's outcome is ``diverged`` (the initial guess kept), and a failure of
+the bounds leaves ``bounds`` empty with ``bounds_failure`` saying why.
 
 Hyperparameters (Table 6): the shared initial guess and the difference step.
 """
@@ -147,9 +152,25 @@ class LMShooting(IdentificationMethod):
             for sigma0, c0 in starts:
                 x0 = np.r_[np.log(_start_sigma(sigma0, n, problem.sigma0)), np.log(c0), np.zeros(n_fs)]
                 n_before = counter["n"]
-                res = least_squares(
-                    fun, x0, jac=jac, method="lm", max_nfev=int(o["max_nfev"]), xtol=o["xtol"], ftol=o["ftol"]
-                )
+                try:
+                    res = least_squares(
+                        fun,
+                        x0,
+                        jac=jac,
+                        method="lm",
+                        max_nfev=int(o["max_nfev"]),
+                        xtol=o["xtol"],
+                        ftol=o["ftol"],
+                    )
+                except np.linalg.LinAlgError as exc:
+                    runs.append(_failed_start(sigma0, c0, x0, n, fit_fs, exc, counter["n"] - n_before))
+                    log.warning(
+                        "start sigma0 %s c0 %g: %s",
+                        np.round(np.asarray(sigma0, float), 3),
+                        c0,
+                        runs[-1]["message"],
+                    )
+                    continue
                 chi2 = float(np.mean(res.fun**2))
                 runs.append(
                     {
@@ -180,7 +201,7 @@ class LMShooting(IdentificationMethod):
             if pool is not None:
                 pool.shutdown()
         best = min(runs, key=lambda r: r["chi2"])
-        predicted = simulated_prediction(
+        predicted = simulated_prediction(  # a failed prediction (also a LinAlgError) is None, said in the log
             st, problem.records, best["sigma"], best["c"], sim, best.get("force_scale")
         )
         for r in runs:
@@ -196,13 +217,24 @@ class LMShooting(IdentificationMethod):
         }
         if fit_fs:
             out["force_scale"] = best["force_scale"]
+        if all(r.get("failed") for r in runs):
+            # every start failed: the run is the method's failure (outcome "diverged"), its guess kept
+            out["diverged"] = {"reason": best["message"], "kept": "the initial guess"}
+            out["bounds"] = None
+            return out
         want = o.get("bounds", "auto")
         if want is False:
             out["bounds"] = None  # asked for none (scoring adds none either)
         elif want is True or (want == "auto" and (problem.truth is None or fit_fs)):
-            f = shooting_fisher(
-                problem, best["sigma"], best["c"], best.get("force_scale"), workers=int(o["workers"])
-            )
+            try:
+                f = shooting_fisher(
+                    problem, best["sigma"], best["c"], best.get("force_scale"), workers=int(o["workers"])
+                )
+            except np.linalg.LinAlgError as exc:
+                out["bounds"] = None
+                out["bounds_failure"] = f"no Cramér-Rao bounds: {_linalg_message(exc)}"
+                log.warning("%s", out["bounds_failure"])
+                return out
             out["n_forward_simulations"] += f.pop("n_simulations")
             out["bounds"] = f
             log.info(
@@ -210,6 +242,30 @@ class LMShooting(IdentificationMethod):
                 {k: round(100 * v, 3) for k, v in f["crlb_relative"].items()},
             )
         return out
+
+
+def _linalg_message(exc) -> str:
+    return (
+        f"linear algebra failed ({type(exc).__name__}: {exc}): the misfit or its Jacobian is not finite "
+        "there (a corrupt sample, a non-finite force, or parameters beyond any physical value)"
+    )
+
+
+def _failed_start(sigma0, c0, x0, n: int, fit_fs: bool, exc, n_simulations: int) -> dict:
+    """A start whose search stopped on a linear-algebra failure: its guess kept, its misfit infinite."""
+    return {
+        "start": [_jsonable(sigma0), float(c0)],
+        "sigma": np.exp(x0[:n]).tolist(),
+        "c": float(np.exp(x0[n])),
+        **({"force_scale": np.exp(x0[n + 1 :]).tolist()} if fit_fs else {}),
+        "chi2": float("inf"),
+        "spurious": True,
+        "status": -1,
+        "message": f"this start stopped: {_linalg_message(exc)}",
+        "failed": True,
+        "n_simulations": n_simulations,
+        "x": x0,
+    }
 
 
 def _fits_force_scale(o: dict) -> bool:
