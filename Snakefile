@@ -47,6 +47,7 @@ wildcard_constraints:
     steps="[0-9]+",
     seed="[0-9]+",
     variant="(_[a-z][a-z0-9.]*)?",
+    row="[a-z0-9_]+",
 
 
 include: "workflow/rules/common.smk"

@@ -171,7 +171,7 @@ def test_default_config_passes(repo):
     [
         (
             lambda c: c["structures"]["x1"]["prestress"].update(sigma_min=-1),
-            r"'structures.x1.prestress.sigma_min': -1 is less than the minimum of 0",
+            r"'structures.x1.prestress.sigma_min': -1 is less than or equal to the minimum of 0",
         ),
         (
             lambda c: c["structures"]["x1"]["prestress"].update(method="magic"),

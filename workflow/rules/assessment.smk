@@ -16,7 +16,9 @@ rule assess_structure:
         runtime=5,
         mem_mb=1000,
     params:
-        settings=config.get("assessment", {}),
+        **canonical_params(
+            settings=config.get("assessment", {}),
+        ),
     script:
         "../scripts/assess_structure.py"
 
@@ -36,8 +38,10 @@ rule assess_prestress_scan:
         runtime=5,
         mem_mb=1000,
     params:
-        scales=lambda w: ASSESS["scan"]["scales"],
-        tol_rel=ASSESS["tol_rel"],
+        **canonical_params(
+            scales=lambda w: ASSESS["scan"]["scales"],
+            tol_rel=ASSESS["tol_rel"],
+        ),
     script:
         "../scripts/assess_prestress_scan.py"
 
@@ -59,8 +63,10 @@ rule assess_record:
         runtime=10,
         mem_mb=1000,
     params:
-        stride=ASSESS["record_stride"],
-        tol_rel=ASSESS["tol_rel"],
+        **canonical_params(
+            stride=ASSESS["record_stride"],
+            tol_rel=ASSESS["tol_rel"],
+        ),
     script:
         "../scripts/assess_record.py"
 
@@ -80,8 +86,10 @@ rule assess_steel_design:
         runtime=5,
         mem_mb=1000,
     params:
-        steel=ASSESS.get("steel", {}),
-        tol_rel=ASSESS["tol_rel"],
+        **canonical_params(
+            steel=ASSESS.get("steel", {}),
+            tol_rel=ASSESS["tol_rel"],
+        ),
     script:
         "../scripts/assess_steel_design.py"
 

@@ -1,5 +1,8 @@
 # Helpers shared by the rule files. The path provider, the run sheet, the
 # library inputs and config look-ups.  Every result path is built here.
+# Every rule's params pass through canonical_params (tensegrity_id.workflow.
+# rule_params): mappings with sorted keys, so reordering the keys of a config
+# section re-runs nothing, and a changed value re-runs the rules that use it.
 
 from types import SimpleNamespace
 
@@ -8,6 +11,7 @@ from snakemake.exceptions import WorkflowError
 from tensegrity_id.identify.base import C0, SIGMA0
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
+from tensegrity_id.workflow.rule_params import canonical_params
 from tensegrity_id.workflow.runsheet import BASELINE_METHODS
 from tensegrity_id.workflow.study_rows import BENCH_TABLE_RULES
 from tensegrity_id.workflow.study_catalog import load_catalog

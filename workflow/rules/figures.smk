@@ -71,7 +71,9 @@ rule plot_fig3:
         runtime=5,
         mem_mb=1000,
     params:
-        labels=labels(ROWS["fig3"], "structure", "record", "protocol"),
+        **canonical_params(
+            labels=labels(ROWS["fig3"], "structure", "record", "protocol"),
+        ),
     script:
         "../scripts/plot_fig3.py"
 
@@ -110,10 +112,12 @@ rule plot_fig5:
         runtime=5,
         mem_mb=1000,
     params:
-        labels=[
-            f"pinn_{r['treatment']}/{r['structure']}/{r['record']}"
-            for r in ROWS["fig4"]
-        ],
+        **canonical_params(
+            labels=[
+                f"pinn_{r['treatment']}/{r['structure']}/{r['record']}"
+                for r in ROWS["fig4"]
+            ],
+        ),
     script:
         "../scripts/plot_fig5.py"
 
@@ -167,7 +171,9 @@ rule plot_fig6:
         runtime=5,
         mem_mb=1000,
     params:
-        rows=study_params("fig6"),
+        **canonical_params(
+            rows=study_params("fig6"),
+        ),
     script:
         "../scripts/plot_fig6.py"
 
@@ -191,6 +197,8 @@ rule plot_fig7:
         runtime=5,
         mem_mb=1000,
     params:
-        rows=study_params("fig7"),
+        **canonical_params(
+            rows=study_params("fig7"),
+        ),
     script:
         "../scripts/plot_fig7.py"

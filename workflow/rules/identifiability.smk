@@ -20,8 +20,12 @@ rule compute_fisher:
         runtime=30,
         mem_mb=2000,
     params:
-        fisher={k: v for k, v in config["analysis"]["fisher"].items() if k != "cases"},
-        sim=SIM,
+        **canonical_params(
+            fisher={
+                k: v for k, v in config["analysis"]["fisher"].items() if k != "cases"
+            },
+            sim=SIM,
+        ),
     script:
         "../scripts/compute_fisher.py"
 
@@ -41,7 +45,9 @@ rule compute_prism_series:
         runtime=5,
         mem_mb=1000,
     params:
-        levels=config["analysis"]["prestress_series"]["levels"],
+        **canonical_params(
+            levels=config["analysis"]["prestress_series"]["levels"],
+        ),
     script:
         "../scripts/compute_prism_series.py"
 
@@ -66,6 +72,8 @@ rule compute_grouping:
         runtime=5,
         mem_mb=500,
     params:
-        group=lambda w: entry("analysis.grouping", w.structure)["cables"],
+        **canonical_params(
+            group=lambda w: entry("analysis.grouping", w.structure)["cables"],
+        ),
     script:
         "../scripts/compute_grouping.py"

@@ -53,20 +53,22 @@ for group in SHEET.pinn_groups:
             runtime=pinn_runtime(group),
             mem_mb=pinn_mem_mb(group),
         params:
-            seeds=group["seeds"],
-            settings={
-                **PINN["settings"],
-                **SHEET.pinn_settings(group["variant"]),
-                "steps": group["steps"],
-            },
-            treatment=group["treatment"],
-            protocol=group["protocol"],
-            records=SHEET.pinn_records(group["structure"], group["record"]),
-            variant=group["variant"],
-            overrides=SHEET.pinn_settings(group["variant"]),
-            problem=problem_options(PINN)(SimpleNamespace(**group)),
-            checkpoint=path("pinn_checkpoint", **group),
-            compile_cache=path("compile_cache"),
+            **canonical_params(
+                seeds=group["seeds"],
+                settings={
+                    **PINN["settings"],
+                    **SHEET.pinn_settings(group["variant"]),
+                    "steps": group["steps"],
+                },
+                treatment=group["treatment"],
+                protocol=group["protocol"],
+                records=SHEET.pinn_records(group["structure"], group["record"]),
+                variant=group["variant"],
+                overrides=SHEET.pinn_settings(group["variant"]),
+                problem=problem_options(PINN)(SimpleNamespace(**group)),
+                checkpoint=path("pinn_checkpoint", **group),
+                compile_cache=path("compile_cache"),
+            ),
         script:
             "../scripts/identify_pinn.py"
 
@@ -88,10 +90,12 @@ rule verify_residual:
         runtime=10,
         mem_mb=1000,
     params:
-        beta=PINN["settings"].get("beta"),
-        bias_structures=STUDIES["table2"]["bias_structures"],
-        structures=[r["structure"] for r in SHEET.record_structures()],
-        records=SHEET.records,
+        **canonical_params(
+            beta=PINN["settings"].get("beta"),
+            bias_structures=STUDIES["table2"]["bias_structures"],
+            structures=[r["structure"] for r in SHEET.record_structures()],
+            records=SHEET.records,
+        ),
     script:
         "../scripts/verify_residual.py"
 
@@ -123,9 +127,11 @@ rule identify_baseline:
         runtime=60,
         mem_mb=2000,
     params:
-        problem=problem_options(BASELINES),
-        method=lambda w: w.method,
-        options=baseline_options,
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            method=lambda w: w.method,
+            options=baseline_options,
+        ),
     script:
         "../scripts/identify_baseline.py"
 
@@ -152,13 +158,15 @@ rule lm_restarts:
         runtime=120,
         mem_mb=2000,
     params:
-        problem=problem_options(BASELINES),
-        method="lm_shooting",
-        options=lambda w: {
-            **(BASELINES["methods"].get("lm_shooting") or {}),
-            **BASELINES.get("restarts", {}).get("options", {}),
-            "starts": BASELINES.get("restarts", {}).get("starts"),
-        },
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            method="lm_shooting",
+            options=lambda w: {
+                **(BASELINES["methods"].get("lm_shooting") or {}),
+                **BASELINES.get("restarts", {}).get("options", {}),
+                "starts": BASELINES.get("restarts", {}).get("starts"),
+            },
+        ),
     script:
         "../scripts/identify_baseline.py"
 
@@ -183,9 +191,11 @@ rule lm_landscape:
         runtime=60,
         mem_mb=2000,
     params:
-        problem=problem_options(BASELINES),
-        n_line=BASELINES["landscape"]["n_line"],
-        n_grid=BASELINES["landscape"]["n_grid"],
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            n_line=BASELINES["landscape"]["n_line"],
+            n_grid=BASELINES["landscape"]["n_grid"],
+        ),
     script:
         "../scripts/scan_shooting_landscape.py"
 
@@ -207,7 +217,9 @@ rule springrod_example:
         runtime=60,
         mem_mb=2000,
     params:
-        settings=STUDIES.get("springrod", {}),
+        **canonical_params(
+            settings=STUDIES.get("springrod", {}),
+        ),
     script:
         "../scripts/springrod_example.py"
 
@@ -239,10 +251,12 @@ rule baseline_variants:
         runtime=180,
         mem_mb=2000,
     params:
-        problem=problem_options(BASELINES),
-        method=lambda w: w.method,
-        options=lambda w: BASELINES["methods"].get(w.method) or {},
-        variants=lambda w: BASELINES["variants"][w.study]["options"],
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            method=lambda w: w.method,
+            options=lambda w: BASELINES["methods"].get(w.method) or {},
+            variants=lambda w: BASELINES["variants"][w.study]["options"],
+        ),
     script:
         "../scripts/identify_baseline.py"
 
@@ -280,15 +294,17 @@ rule identify_pinn_lm:
         runtime=60,
         mem_mb=2000,
     params:
-        problem=problem_options(BASELINES),
-        records=lambda w: SHEET.pinn_records(w.structure, w.record),
-        options={
-            **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
-            **(STUDIES.get("silent_failures", {}).get("lm") or {}),
-        },
-        fisher={
-            k: config["analysis"]["fisher"][k]
-            for k in ("rel_step", "floor", "null_tol")
-        },
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            records=lambda w: SHEET.pinn_records(w.structure, w.record),
+            options={
+                **(BASELINES.get("methods", {}).get("lm_shooting") or {}),
+                **(STUDIES.get("silent_failures", {}).get("lm") or {}),
+            },
+            fisher={
+                k: config["analysis"]["fisher"][k]
+                for k in ("rel_step", "floor", "null_tol")
+            },
+        ),
     script:
         "../scripts/identify_pinn_lm.py"

@@ -21,7 +21,9 @@ rule import_measured_record:
         runtime=5,
         mem_mb=1000,
     params:
-        entry=measured,
+        **canonical_params(
+            entry=measured,
+        ),
     script:
         "../scripts/import_measured_record.py"
 
@@ -46,11 +48,13 @@ rule screen_measured_record:
         runtime=20,
         mem_mb=1000,
     params:
-        problem=problem_options(BASELINES),
-        fisher={
-            k: config["analysis"]["fisher"][k]
-            for k in ("rel_step", "floor", "null_tol")
-        },
+        **canonical_params(
+            problem=problem_options(BASELINES),
+            fisher={
+                k: config["analysis"]["fisher"][k]
+                for k in ("rel_step", "floor", "null_tol")
+            },
+        ),
     script:
         "../scripts/screen_measured_record.py"
 
@@ -74,7 +78,9 @@ rule assess_measured_record:
         runtime=10,
         mem_mb=1000,
     params:
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
+        **canonical_params(
+            tol_rel=ASSESS.get("tol_rel", 1e-8),
+        ),
     script:
         "../scripts/assess_measured_record.py"
 
@@ -128,6 +134,8 @@ rule identify_measured_peaks:
         runtime=5,
         mem_mb=1000,
     params:
-        tol_rel=ASSESS.get("tol_rel", 1e-8),
+        **canonical_params(
+            tol_rel=ASSESS.get("tol_rel", 1e-8),
+        ),
     script:
         "../scripts/identify_measured_peaks.py"

@@ -18,8 +18,10 @@ rule compute_threshold:
         runtime=30,
         mem_mb=1000,
     params:
-        spec=lambda w: entry("records.thresholds", w.structure, w.threshold),
-        sim=SIM,
+        **canonical_params(
+            spec=lambda w: entry("records.thresholds", w.structure, w.threshold),
+            sim=SIM,
+        ),
     script:
         "../scripts/compute_threshold.py"
 
@@ -45,8 +47,10 @@ rule simulate_record:
         runtime=20,
         mem_mb=1000,
     params:
-        spec=lambda w: entry("records.suite", w.structure, w.record),
-        sim=SIM,
+        **canonical_params(
+            spec=lambda w: entry("records.suite", w.structure, w.record),
+            sim=SIM,
+        ),
     script:
         "../scripts/simulate_record.py"
 
@@ -69,7 +73,9 @@ rule make_sensor_data:
         runtime=5,
         mem_mb=500,
     params:
-        protocol=lambda w: entry("records.protocols", w.structure, w.protocol),
+        **canonical_params(
+            protocol=lambda w: entry("records.protocols", w.structure, w.protocol),
+        ),
     script:
         "../scripts/make_sensor_data.py"
 
@@ -110,10 +116,12 @@ rule crosscheck_quaternion:
         runtime=20,
         mem_mb=1000,
     params:
-        structures=[r["structure"] for r in ROWS["crosscheck_structures"]],
-        records=ROWS["crosscheck"],
-        extra=ROWS["crosscheck_extra"],
-        sim=SIM,
-        settings=STUDIES["crosscheck"],
+        **canonical_params(
+            structures=[r["structure"] for r in ROWS["crosscheck_structures"]],
+            records=ROWS["crosscheck"],
+            extra=ROWS["crosscheck_extra"],
+            sim=SIM,
+            settings=STUDIES["crosscheck"],
+        ),
     script:
         "../scripts/crosscheck_quaternion.py"

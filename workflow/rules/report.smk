@@ -20,8 +20,10 @@ rule make_table1:
         runtime=5,
         mem_mb=500,
     params:
-        labels=STUDIES["table1"].get("labels", {}),
-        levels=ROWS["table1_levels"],
+        **canonical_params(
+            labels=STUDIES["table1"].get("labels", {}),
+            levels=ROWS["table1_levels"],
+        ),
     script:
         "../scripts/make_table1.py"
 
@@ -47,7 +49,9 @@ rule make_tableS2:
         runtime=5,
         mem_mb=500,
     params:
-        config=study_config(),
+        **canonical_params(
+            config=study_config(),
+        ),
     script:
         "../scripts/make_tableS2.py"
 
@@ -88,12 +92,16 @@ rule plot_fig2:
         runtime=5,
         mem_mb=500,
     params:
-        settings=PINN["settings"],  # where no run of the base settings is configured
-        protocol=entry(
-            "records.protocols",
-            STUDIES["fig2"]["structure"],
-            STUDIES["fig2"]["protocol"],
+        **canonical_params(
+            settings=PINN[
+                "settings"
+            ],  # where no run of the base settings is configured
+            protocol=entry(
+                "records.protocols",
+                STUDIES["fig2"]["structure"],
+                STUDIES["fig2"]["protocol"],
+            ),
+            t_end=SIM["t_end"],
         ),
-        t_end=SIM["t_end"],
     script:
         "../scripts/plot_fig2.py"

@@ -23,7 +23,9 @@ rule compute_flexible_bar_convergence:
         runtime=5,
         mem_mb=500,
     params:
-        E_bar=STUDIES["robustness"].get("flexible_bars", {}).get("E_bar", []),
+        **canonical_params(
+            E_bar=STUDIES["robustness"].get("flexible_bars", {}).get("E_bar", []),
+        ),
     script:
         "../scripts/compute_flexible_bar_convergence.py"
 
@@ -44,8 +46,10 @@ rule compute_member_model_adequacy:
         runtime=5,
         mem_mb=1000,
     params:
-        structures=[r["structure"] for r in ROWS["member_model"]],
-        records=ROWS["member_model_records"],
+        **canonical_params(
+            structures=[r["structure"] for r in ROWS["member_model"]],
+            records=ROWS["member_model_records"],
+        ),
     script:
         "../scripts/compute_member_model_adequacy.py"
 
@@ -80,9 +84,15 @@ rule compute_bar_stiffness_sensitivity:
         runtime=20,
         mem_mb=2000,
     params:
-        E_bar=STUDIES["robustness"].get("bar_stiffness", {}).get("E_bar", []),
-        t_end=STUDIES["robustness"].get("bar_stiffness", {}).get("t_end", SIM["t_end"]),
-        record=STUDIES["robustness"].get("bar_stiffness", {}).get("record", "taut_1pt"),
+        **canonical_params(
+            E_bar=STUDIES["robustness"].get("bar_stiffness", {}).get("E_bar", []),
+            t_end=STUDIES["robustness"]
+            .get("bar_stiffness", {})
+            .get("t_end", SIM["t_end"]),
+            record=STUDIES["robustness"]
+            .get("bar_stiffness", {})
+            .get("record", "taut_1pt"),
+        ),
     script:
         "../scripts/compute_bar_stiffness_sensitivity.py"
 
@@ -110,11 +120,13 @@ rule make_force_scale_table:
         runtime=5,
         mem_mb=500,
     params:
-        rows=[
-            {k: v for k, v in row.items() if k != "runs"}
-            | {"n_runs": len(row["runs"])}
-            for row in ROWS["bench_force_scale"]
-        ],
-        true_scale=force_scale_true(),
+        **canonical_params(
+            rows=[
+                {k: v for k, v in row.items() if k != "runs"}
+                | {"n_runs": len(row["runs"])}
+                for row in ROWS["bench_force_scale"]
+            ],
+            true_scale=force_scale_true(),
+        ),
     script:
         "../scripts/make_force_scale_table.py"

@@ -18,7 +18,9 @@ rule generate_structure:
         runtime=10,
         mem_mb=1000,
     params:
-        spec=structure_spec,
+        **canonical_params(
+            spec=structure_spec,
+        ),
     script:
         "../scripts/generate_structure.py"
 
@@ -39,6 +41,8 @@ rule compute_prism_feasibility:
         runtime=10,
         mem_mb=1000,
     params:
-        settings=STUDIES["prism_feasibility"],
+        **canonical_params(
+            settings=STUDIES["prism_feasibility"],
+        ),
     script:
         "../scripts/compute_prism_feasibility.py"

@@ -43,7 +43,9 @@ rule make_table2:
         runtime=5,
         mem_mb=500,
     params:
-        records=[r["record"] for r in SHEET.records],
+        **canonical_params(
+            records=[r["record"] for r in SHEET.records],
+        ),
     script:
         "../scripts/make_table2.py"
 
@@ -105,7 +107,9 @@ rule make_table6:
         runtime=5,
         mem_mb=500,
     params:
-        records=TABLE6.get("records", {}),
+        **canonical_params(
+            records=TABLE6.get("records", {}),
+        ),
     script:
         "../scripts/make_table6.py"
 
@@ -137,12 +141,14 @@ for _table in BENCH_TABLE_RULES:
             runtime=5,
             mem_mb=500,
         params:
-            table=_table,
-            rows=[
-                {k: v for k, v in row.items() if k != "runs"}
-                | {"n_runs": len(row["runs"])}
-                for row in ROWS[f"bench_{_table}"]
-            ],
+            **canonical_params(
+                table=_table,
+                rows=[
+                    {k: v for k, v in row.items() if k != "runs"}
+                    | {"n_runs": len(row["runs"])}
+                    for row in ROWS[f"bench_{_table}"]
+                ],
+            ),
         script:
             "../scripts/make_bench_table.py"
 
@@ -169,12 +175,14 @@ rule make_tableS5_baselines:
         runtime=5,
         mem_mb=500,
     params:
-        rows=[
-            {k: v for k, v in row.items() if k != "runs"}
-            | {"n_runs": len(row["runs"])}
-            for row in ROWS["bench_tableS5"]
-        ],
-        baselines=[[r["row"], r["method"]] for r in ROWS["tableS5_baselines"]],
+        **canonical_params(
+            rows=[
+                {k: v for k, v in row.items() if k != "runs"}
+                | {"n_runs": len(row["runs"])}
+                for row in ROWS["bench_tableS5"]
+            ],
+            baselines=[[r["row"], r["method"]] for r in ROWS["tableS5_baselines"]],
+        ),
     script:
         "../scripts/make_tableS5_baselines.py"
 
@@ -195,8 +203,10 @@ rule make_silent_failures:
         runtime=5,
         mem_mb=500,
     params:
-        rows=ROWS["silent_rows"],
-        flags=STUDIES.get("silent_failures", {}).get("flags", {}),
+        **canonical_params(
+            rows=ROWS["silent_rows"],
+            flags=STUDIES.get("silent_failures", {}).get("flags", {}),
+        ),
     script:
         "../scripts/make_silent_failures.py"
 
@@ -218,9 +228,11 @@ rule make_seed_study:
         runtime=5,
         mem_mb=500,
     params:
-        row=lambda w: {
-            k: v for k, v in study_row("seed_study", w.row).items() if k != "runs"
-        },
+        **canonical_params(
+            row=lambda w: {
+                k: v for k, v in study_row("seed_study", w.row).items() if k != "runs"
+            },
+        ),
     script:
         "../scripts/make_seed_study.py"
 
@@ -247,10 +259,12 @@ rule make_pinn_spec_study:
         runtime=5,
         mem_mb=500,
     params:
-        rows=[
-            {k: v for k, v in row.items() if k != "runs"}
-            | {"n_runs": len(row["runs"]), "overrides": row["runs"][0]["settings"]}
-            for row in ROWS["bench_pinn_spec_study"]
-        ],
+        **canonical_params(
+            rows=[
+                {k: v for k, v in row.items() if k != "runs"}
+                | {"n_runs": len(row["runs"]), "overrides": row["runs"][0]["settings"]}
+                for row in ROWS["bench_pinn_spec_study"]
+            ],
+        ),
     script:
         "../scripts/make_pinn_spec_study.py"

@@ -26,8 +26,10 @@ rule identify_hexprism_modal:
         runtime=5,
         mem_mb=500,
     params:
-        assignment=HEXPRISM.get("assignment"),
-        alternative=HEXPRISM.get("alternative"),
+        **canonical_params(
+            assignment=HEXPRISM.get("assignment"),
+            alternative=HEXPRISM.get("alternative"),
+        ),
     script:
         "../scripts/identify_hexprism_modal.py"
 
@@ -66,7 +68,9 @@ rule compute_simplex_model:
         runtime=5,
         mem_mb=500,
     params:
-        cable_EA=SIMPLEX.get("cable_EA"),
+        **canonical_params(
+            cable_EA=SIMPLEX.get("cable_EA"),
+        ),
     script:
         "../scripts/compute_simplex_model.py"
 
@@ -89,8 +93,10 @@ rule validate_simplex_extraction:
         runtime=20,
         mem_mb=1000,
     params:
-        cable_EA=SIMPLEX.get("cable_EA"),
-        strike=SIMPLEX.get("strike", {}),
+        **canonical_params(
+            cable_EA=SIMPLEX.get("cable_EA"),
+            strike=SIMPLEX.get("strike", {}),
+        ),
     script:
         "../scripts/validate_simplex_extraction.py"
 
@@ -113,8 +119,10 @@ rule make_table8:
         runtime=5,
         mem_mb=500,
     params:
-        cable_EA=SIMPLEX.get("cable_EA"),
-        record_levels=sorted(SIMPLEX_RECORDS),
+        **canonical_params(
+            cable_EA=SIMPLEX.get("cable_EA"),
+            record_levels=sorted(SIMPLEX_RECORDS),
+        ),
     script:
         "../scripts/make_table8.py"
 
@@ -134,8 +142,10 @@ rule compute_damping_limit:
         runtime=5,
         mem_mb=500,
     params:
-        cable_EA=SIMPLEX.get("cable_EA"),
-        zeta_rotational=SIMPLEX.get("zeta_rotational", 0.02),
+        **canonical_params(
+            cable_EA=SIMPLEX.get("cable_EA"),
+            zeta_rotational=SIMPLEX.get("zeta_rotational", 0.02),
+        ),
     script:
         "../scripts/compute_damping_limit.py"
 
@@ -157,7 +167,9 @@ rule plot_fig10:
         runtime=5,
         mem_mb=1000,
     params:
-        cable_EA=SIMPLEX.get("cable_EA"),
+        **canonical_params(
+            cable_EA=SIMPLEX.get("cable_EA"),
+        ),
     script:
         "../scripts/plot_fig10.py"
 

@@ -213,7 +213,6 @@ def hexprism(
     s = prism(6, radius=radius, height=height, pinned_base=False, name=name, members={"cable_EA": cable_EA})
     return s.with_changes(
         bar_mass=np.full(6, bar_mass),
-        cable_groups=np.array([0] * 6 + [1] * 6 + [2] * 6),
         description=(
             "hexagonal laboratory prism of Huang et al. (free-free): ring "
             f"{L_ring:.4f} m, height {height:.4f} m, EA {cable_EA:g} N, bar mass {bar_mass * 1e3:g} g"

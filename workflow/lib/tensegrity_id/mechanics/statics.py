@@ -210,10 +210,12 @@ def prestress_lp(structure: Structure, *, sigma_min: float) -> tuple[np.ndarray,
     scale = np.maximum(np.abs(A).max(axis=1), 1e-300)
     res = linprog(cost, A_eq=A / scale[:, None], b_eq=b / scale, bounds=bounds, method="highs")
     if res.status != 0:
+        # status 2: infeasible (the solver's own words add nothing); any other: the solver's message
+        why = "" if res.status == 2 else f" ({res.message.strip()})"
         raise PrestressError(
             f"structure '{structure.name}': no prestress with every cable force density "
-            f">= sigma_min = {sigma_min:g} N/m balances the load ({res.message.strip()}); "
-            "lower sigma_min or change the geometry/supports"
+            f">= sigma_min = {sigma_min:g} N/m balances the load{why}; lower sigma_min, or change "
+            "the nodes, cables or supports so that cables in tension can hold the bars in equilibrium"
         )
     t = res.x
     return t[nb:].copy(), t[:nb].copy()
@@ -245,7 +247,8 @@ def prestress_selfstress(structure: Structure, *, scale: float) -> tuple[np.ndar
     if (cab <= tiny).any() or (bar >= -tiny).any():
         raise PrestressError(
             f"structure '{structure.name}': its self-stress mode is not sign-consistent "
-            "(some cable would be compressed or some bar stretched)"
+            "(some cable would be compressed or some bar stretched); use method 'lp', or change "
+            "the nodes, cables or bars"
         )
     k = scale / cab.max()
     return cab * k, bar * k
@@ -280,7 +283,8 @@ def apply_prestress(structure: Structure, spec: dict) -> Structure:
             k = int(spec.get("cable", 0))
             if not 0 <= k < structure.n_cables:
                 raise PrestressError(
-                    f"structure '{structure.name}': prestress.cable = {k} is not a cable index"
+                    f"structure '{structure.name}': prestress.cable = {k} is not a cable index "
+                    f"(0 to {structure.n_cables - 1})"
                 )
             f = float(spec["tension"]) / (sigma[k] * structure.cable_lengths[k])
             sigma, bar_sigma = sigma * f, bar_sigma * f
@@ -299,9 +303,18 @@ def apply_prestress(structure: Structure, spec: dict) -> Structure:
     if np.abs(res).max() > 1e-6 * max(load, np.abs(sigma).max()):
         raise PrestressError(
             f"structure '{structure.name}': prestress ({method}) leaves an out-of-balance "
-            f"force of {np.abs(res).max():.3g} N at the free coordinates"
+            f"force of {np.abs(res).max():.3g} N at the free coordinates; " + _balance_fix(structure, method)
         )
     return out
+
+
+def _balance_fix(structure: Structure, method: str) -> str:
+    """What to change when a prestress of ``method`` leaves ``structure`` out of balance."""
+    if method == "given":
+        return "give force densities 'sigma' that balance the load, or use method 'lp'"
+    if structure.gravity > 0:  # a self-stress mode balances no load
+        return f"a self-stress mode carries no load: under gravity ({structure.gravity:g} m/s^2) use 'lp'"
+    return "check the nodes, cables and supports"
 
 
 def minimal_grounding(nodes: np.ndarray) -> np.ndarray:

@@ -95,8 +95,6 @@ class Structure:
     cable_EA : float or array_like, shape (n_cables,), newtons
     cable_damping : float or array_like, shape (n_cables,), N s/m
         Axial viscous damper coefficient ``c_k`` (acts only while taut).
-    cable_groups : array_like of int, shape (n_cables,), optional
-        Group label per cable (clustered cables sharing one tension).
     gravity : float, m/s^2
         Magnitude of gravity along -y (2D) or -z (3D); 0 switches it off.
     free_standing : bool
@@ -120,7 +118,6 @@ class Structure:
     bar_mass: np.ndarray | None = None
     cable_EA: np.ndarray = 219.9114857512855
     cable_damping: np.ndarray = 1.0
-    cable_groups: np.ndarray | None = None
     gravity: float = 0.0
     free_standing: bool = False
     sigma: np.ndarray | None = None
@@ -229,14 +226,6 @@ class Structure:
                 f"structure '{name}': bar_density[{k}] must be > 0 (kg/m^3): the bars carry the "
                 "structure's mass (or give the measured masses in 'bar_mass')"
             )
-        if self.cable_groups is not None:
-            g = np.array(self.cable_groups, dtype=int)
-            if g.shape != (nc,):
-                raise StructureError(
-                    f"structure '{name}': field 'cable_groups' has shape {g.shape}, expected {(nc,)}"
-                )
-            g.setflags(write=False)
-            set_(self, "cable_groups", g)
         if not np.isfinite(self.gravity) or self.gravity < 0:
             raise StructureError(f"structure '{name}': gravity must be a finite magnitude >= 0 (m/s^2)")
         set_(self, "gravity", float(self.gravity))
@@ -387,8 +376,6 @@ class Structure:
         }
         if self.bar_mass is not None:
             d["bar_mass"] = self.bar_mass.tolist()
-        if self.cable_groups is not None:
-            d["cable_groups"] = self.cable_groups.tolist()
         if self.sigma is not None:
             d["sigma"] = self.sigma.tolist()
         if self.bar_sigma is not None:

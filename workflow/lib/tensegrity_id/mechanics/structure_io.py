@@ -41,7 +41,6 @@ _KNOWN = {
     "bar_mass",
     "cable_EA",
     "cable_damping",
-    "cable_groups",
     "gravity",
     "free_standing",
     "sigma",
@@ -71,6 +70,12 @@ def structure_from_dict(doc: dict, *, source: str = "<structure>") -> Structure:
         raise StructureFileError(f"{source}: a structure file must hold a mapping")
     if "structure" in doc and "nodes" not in doc:  # a results file
         doc = doc["structure"]
+    if "cable_groups" in doc:  # accepted by earlier versions, and never used
+        raise StructureFileError(
+            f"{source}: field 'cable_groups' is not supported: each cable's force density is identified "
+            "on its own; remove the field (what tying cables into one group does to identifiability is "
+            "the config's 'analysis.grouping')"
+        )
     errors = sorted(Draft202012Validator(structure_schema()).iter_errors(doc), key=lambda e: e.path)
     if errors:
         e = errors[0]

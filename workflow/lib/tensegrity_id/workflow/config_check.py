@@ -5,9 +5,12 @@ structure file stops the run before any job starts.  The JSON schema
 (``config/schema.yaml``) describes every value it can, PINN settings
 included, and rejects unknown keys (named, with the known ones).  The checks
 here are what a schema cannot express: generators and their parameters,
-structure files (read and validated), drive and sensor coordinates that
-exist and are free, baseline options against each method, and the
-cross-references between sections, decided once by the run sheet
+structure files (read and validated), a plausible gravity, the prestress of
+every built structure (form-found here, so that one that cannot exist is a
+line, not a job's traceback), names that would make two rules write one file
+(:mod:`~tensegrity_id.workflow.reserved_names`), drive and sensor
+coordinates that exist and are free, baseline options against each method,
+and the cross-references between sections, decided once by the run sheet
 (:class:`~tensegrity_id.workflow.runsheet.RunSheet`).
 """
 
@@ -21,9 +24,12 @@ import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import best_match
 
-from ..mechanics.catalog import GENERATORS, build_geometry
+from ..mechanics.catalog import GENERATORS, build_geometry, build_structure
+from ..mechanics.statics import PrestressError
+from ..mechanics.structure import Structure
 from ..mechanics.structure_io import StructureFileError, load_structure
 from .config_layout import old_layout_message
+from .reserved_names import reserved_name_error
 from .runsheet import RunSheet, RunSheetError
 
 __all__ = ["ConfigError", "ConfigWarning", "check_config"]
@@ -54,7 +60,8 @@ def _path(error) -> str:
 
 
 def _message(err) -> str:
-    """One line naming the field; an unknown key is named itself, with the keys that are known."""
+    """One line naming the field; an unknown key is named itself, with the keys that are known; a
+    repeated item is named; a value out of range is followed by the field's description (its units)."""
     where = _path(err)
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = sorted(err.schema.get("properties", {}))
@@ -64,7 +71,25 @@ def _message(err) -> str:
             return (
                 f"config field '{field}': unknown key (a misspelling?); known keys here: {', '.join(known)}"
             )
+    if err.validator == "uniqueItems" and isinstance(err.instance, list):
+        seen, twice = [], []
+        for item in err.instance:
+            (twice if item in seen and item not in twice else seen).append(item)
+        what = "seed" if where.endswith("seeds") else "value"
+        why = " (a repeated seed repeats the same run)" if what == "seed" else ""
+        items = f"{what}s {', '.join(map(repr, twice))} are" if len(twice) > 1 else f"{what} {twice[0]!r} is"
+        return (
+            f"config field '{where}': {items} given more than once in {err.instance}; "
+            f"list each {what} once{why}"
+        )
+    desc = " ".join(str(err.schema.get("description", "")).split())
+    if err.validator in _RANGE and desc and len(desc) <= 200:
+        return f"config field '{where}': {err.message} ({desc.rstrip('.')})"
     return f"config field '{where}': {err.message}"
+
+
+_RANGE = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+"""Schema checks whose message is followed by the field's description (what the value means, its units)."""
 
 
 def _set_defaults(validator, properties, instance, schema):
@@ -122,9 +147,12 @@ def check_config(config: dict, schema) -> RunSheet:
             if not path.exists():
                 raise ConfigError(f"config field '{where}.file': no such file '{path}'")
             try:
-                load_structure(path)
+                s = load_structure(path)
             except StructureFileError as exc:
                 raise ConfigError(f"config field '{where}.file': {exc}") from None
+            _check_gravity(
+                f"{where}.file", s.gravity, f" in the structure file '{path}'", "change 'gravity' in the file"
+            )
         else:
             gen = GENERATORS.get(spec.get("generator"))
             if gen is None:
@@ -140,14 +168,20 @@ def check_config(config: dict, schema) -> RunSheet:
                         f"config field '{where}.params.{key}': generator "
                         f"'{spec['generator']}' takes no parameter '{key}' (it takes: {options})"
                     )
+            if "gravity" in spec.get("params", {}):
+                _check_gravity(f"{where}.params.gravity", spec["params"]["gravity"], "", "")
     for k, name in enumerate(config.get("build", [])):
         if name not in structures:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
+    clash = reserved_name_error(config)
+    if clash is not None:
+        raise ConfigError(clash)
+    designs = _prestressed(config)
     _check_coordinates(config)
     _check_baselines(config)
     _check_assessment(config)
     _check_validation(config)
-    _check_measured(config)
+    _check_measured(config, designs)
     _check_peaks(config)
     try:
         sheet = RunSheet(config)
@@ -160,6 +194,55 @@ def check_config(config: dict, schema) -> RunSheet:
             del suite[s][name]
     config["records"]["omit"] = {}
     return sheet
+
+
+GRAVITY_RANGE = (9.7, 9.9)
+"""Plausible gravity (m/s^2): its value anywhere on the Earth's surface; 0 is a zero-gravity structure."""
+
+_GRAVITY_UNITS = ((9806.65, "mm/s^2"), (980.665, "cm/s^2"), (32.174, "ft/s^2"), (1.0, "g"))
+"""Standard gravity in units a value may have been given in by mistake."""
+
+
+def _check_gravity(where: str, g: float, source: str, fix: str) -> None:
+    """Gravity is 0 or within :data:`GRAVITY_RANGE`; otherwise an error naming the field (and the unit
+    the value reads as, where it is standard gravity in another one)."""
+    lo, hi = GRAVITY_RANGE
+    if isinstance(g, bool) or not isinstance(g, int | float):
+        raise ConfigError(f"config field '{where}': gravity {g!r}{source} is not a number (m/s^2)")
+    if g == 0 or lo <= g <= hi:
+        return
+    unit = next((u for v, u in _GRAVITY_UNITS if abs(g / v - 1) < 0.02), None)
+    hint = f" (it reads as standard gravity in {unit})" if unit else ""
+    raise ConfigError(
+        f"config field '{where}': gravity {g:g} m/s^2{source} is not plausible{hint}; give 0 (a zero-gravity "
+        f"structure) or a value within {lo:g}-{hi:g} m/s^2 (9.81 at sea level)" + (f": {fix}" if fix else "")
+    )
+
+
+def _prestressed(config: dict) -> dict[str, Structure]:
+    """Every built structure with its prestress (as its ``generate_structure`` job will make it).
+
+    Found here, at start-up, so that a prestress that cannot exist (the LP infeasible at the
+    configured ``sigma_min``, a self-stress mode that is not sign-consistent, a given ``sigma``
+    out of balance) is one line naming the structure, its file or generator and what to change,
+    not a traceback in a job.  All 18 structures of the default config take about 0.1 s.
+    """
+    designs = {}
+    structures = config.get("structures", {})
+    for name in dict.fromkeys(config.get("build", [])):
+        spec = structures[name]
+        source = f"file '{spec['file']}'" if "file" in spec else f"generator '{spec.get('generator')}'"
+        try:
+            designs[name] = build_structure(name, spec)
+        except PrestressError as exc:
+            text = str(exc).removeprefix(f"structure '{name}': ")
+            raise ConfigError(
+                f"config field 'structures.{name}.prestress': structure '{name}' ({source}) cannot be "
+                f"prestressed: {text}"
+            ) from None
+        except ValueError as exc:  # a generator's parameter value, a structure file's mechanics
+            raise ConfigError(f"config field 'structures.{name}' ({source}): {exc}") from None
+    return designs
 
 
 def _check_assessment(config: dict) -> None:
@@ -286,15 +369,14 @@ MEASURED_FIT_METHODS = ("lm_shooting",)
 """Methods that identify a force scale with the parameters (``measured.records.{name}.force_scale: fit``)."""
 
 
-def _check_measured(config: dict) -> None:
-    """Measured records of built structures: the name is free, the file reads against the structure,
-    and the record passes the import's screens (units, dead channels, start at rest) here, at start-up."""
+def _check_measured(config: dict, designs: dict[str, Structure]) -> None:
+    """Measured records of built structures: the name is free, the file reads against the structure
+    (``designs``: the built structures, prestressed), and the record passes the import's screens
+    (units, dead channels, start at rest) here, at start-up."""
     from ..data.measured import MEASURED_PROTOCOL, MeasuredEntryError, measured_record
     from ..data.record_csv import RecordFileError, read_record
-    from ..mechanics.catalog import build_structure
 
     structures = config.get("structures", {})
-    designs = {}
     for name, e in ((config.get("measured") or {}).get("records") or {}).items():
         where = f"measured.records.{name}"
         st = e["structure"]
@@ -341,11 +423,6 @@ def _check_measured(config: dict) -> None:
                 "applied force; a record without it can be read (tensegrity_id.data.record_csv) but not "
                 "identified (the modal path takes its peaks instead: docs/own-records.md, 'Only peaks')"
             )
-        try:
-            if st not in designs:  # one form-finding per structure, whatever its number of records
-                designs[st] = build_structure(st, structures[st])
-        except ValueError as exc:
-            raise ConfigError(f"config field 'structures.{st}': {exc}") from None
         design = designs[st]
         try:
             rec = read_record(e["file"], design, require_force=True)

@@ -12,6 +12,8 @@ from .publication import publish
 
 __all__ = ["main"]
 
+DESCRIPTION = "Reference results: publish a finished run's outputs, and compare a run with them."
+
 
 # ------------------------------------------------------------------ command line
 def _print(report: CompareReport) -> None:
@@ -40,9 +42,7 @@ def _print(report: CompareReport) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m tensegrity_id.workflow.reference", description="Reference results: publish a finished run's outputs, and compare a run with them."
-    )
+    ap = argparse.ArgumentParser(prog="python -m tensegrity_id.workflow.reference", description=DESCRIPTION)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("publish", help="copy a finished run's outputs into a reference folder")
     p.add_argument("--results", default="results", type=Path)
