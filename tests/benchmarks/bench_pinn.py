@@ -247,6 +247,9 @@ def main(argv=None):
         res["full_25k_step"] = best
         res["run_start_s"] = summary([a for a, _ in parts])
         res["run_steady_step_s"] = summary([b for _, b in parts])
+        res["runs"] = [
+            {"wall_s": w, "start_s": a, "steady_step_s": b} for w, (a, b) in zip(walls, parts, strict=True)
+        ]
         # one step time for both ratios: the runs' own steady step
         step = res["run_steady_step_s"]["median"]
         res["step_source"] = f"median over {args.full} complete runs of each run's steady step"
