@@ -1,4 +1,4 @@
-"""Config and structure files at their edges (issue 48): each case refused at start-up in one line, or
+"""Config and structure files at their edges: each case refused at start-up in one line, or
 made harmless.
 
 - a structure whose prestress cannot exist: one line naming the field, the structure and its file
@@ -130,7 +130,7 @@ def test_1_the_shipped_configs_prestress_at_start_up():
 
 # --------------------------------------------------------------- 2. names two rules would share
 def test_2_a_measured_record_named_peaks_beside_a_peak_list_named_screening_is_refused(cfg):
-    """The issue's case: results/measured/my_frame/peaks/screening.json was the record's screening and
+    """The reported case: results/measured/my_frame/peaks/screening.json was the record's screening and
     the peak list's result (Snakemake: AmbiguousRuleException)."""
     cfg["measured"] = {
         "records": {

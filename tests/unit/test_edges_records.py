@@ -1,4 +1,4 @@
-"""Records that pass the file checks and the unit screen yet would give confident wrong answers (issue 48).
+"""Records that pass the file checks and the unit screen yet would give confident wrong answers.
 
 Each case is a fault a user's record can carry: a force in daN or an
 accelerometer in g (factors the x100 unit screen lets through), a channel

@@ -238,7 +238,7 @@ def test_the_shipped_paper_reference_is_complete_and_quoted_in_the_docs(repo):
     assert block in page
 
 
-# ------------------------------------------------------------------ nothing lost (issue 48)
+# ------------------------------------------------------------------ nothing lost
 def _hashes(folder):
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 

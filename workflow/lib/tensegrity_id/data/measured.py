@@ -51,7 +51,7 @@ from ..mechanics.modal import constrained_modes
 from .outliers import OUTLIER_ACTIONS, screen_outliers
 from .record_csv import MeasuredRecord, RecordFileError
 from .runio import write_json, write_npz
-from .screening import screen_against_model
+from .screening import _free_index, screen_against_model
 
 __all__ = [
     "MeasuredEntryError",
@@ -208,11 +208,6 @@ def _noise_from_entry(structure, noise, channels, acc, labels) -> tuple[np.ndarr
     if noise is None:
         return std, NOISE_METHOD, mask
     return std, f"stated for {', '.join(sorted(noise))}; the others: {NOISE_METHOD}", mask
-
-
-def _free_index(structure, coords) -> np.ndarray:
-    free = {int(c): i for i, c in enumerate(np.flatnonzero(structure.free_mask))}
-    return np.array([free[int(c)] for c in coords], int)
 
 
 def screen_units(

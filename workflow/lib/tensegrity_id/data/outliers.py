@@ -32,6 +32,7 @@ import logging
 import numpy as np
 
 from .record_csv import RecordFileError
+from .screening import _free_index
 
 __all__ = ["OUTLIER_ACTIONS", "OUTLIER_MAD", "screen_outliers"]
 
@@ -112,7 +113,7 @@ def screen_outliers(
         ``report`` (JSON: the outliers found, the candidates an impact
         explains, the action).
     """
-    from .measured import _free_index, rest_accelerations  # noqa: PLC0415 (measured imports this module)
+    from .measured import rest_accelerations  # noqa: PLC0415 (measured imports this module)
 
     if action not in OUTLIER_ACTIONS:
         raise ValueError(f"outliers: {action!r} is not one of {', '.join(OUTLIER_ACTIONS)}")

@@ -29,6 +29,7 @@ from ..mechanics.statics import PrestressError
 from ..mechanics.structure import Structure
 from ..mechanics.structure_io import StructureFileError, load_structure
 from .config_layout import old_layout_message
+from .plausibility import gravity_error
 from .reserved_names import reserved_name_error
 from .runsheet import RunSheet, RunSheetError
 
@@ -150,8 +151,13 @@ def check_config(config: dict, schema) -> RunSheet:
                 s = load_structure(path)
             except StructureFileError as exc:
                 raise ConfigError(f"config field '{where}.file': {exc}") from None
-            _check_gravity(
-                f"{where}.file", s.gravity, f" in the structure file '{path}'", "change 'gravity' in the file"
+            _raise(
+                gravity_error(
+                    f"{where}.file",
+                    s.gravity,
+                    f" in the structure file '{path}'",
+                    "change 'gravity' in the file",
+                )
             )
         else:
             gen = GENERATORS.get(spec.get("generator"))
@@ -169,13 +175,11 @@ def check_config(config: dict, schema) -> RunSheet:
                         f"'{spec['generator']}' takes no parameter '{key}' (it takes: {options})"
                     )
             if "gravity" in spec.get("params", {}):
-                _check_gravity(f"{where}.params.gravity", spec["params"]["gravity"], "", "")
+                _raise(gravity_error(f"{where}.params.gravity", spec["params"]["gravity"], "", ""))
     for k, name in enumerate(config.get("build", [])):
         if name not in structures:
             raise ConfigError(f"config field 'build[{k}]': '{name}' is not defined under 'structures'")
-    clash = reserved_name_error(config)
-    if clash is not None:
-        raise ConfigError(clash)
+    _raise(reserved_name_error(config))
     designs = _prestressed(config)
     _check_coordinates(config)
     _check_baselines(config)
@@ -196,27 +200,10 @@ def check_config(config: dict, schema) -> RunSheet:
     return sheet
 
 
-GRAVITY_RANGE = (9.7, 9.9)
-"""Plausible gravity (m/s^2): its value anywhere on the Earth's surface; 0 is a zero-gravity structure."""
-
-_GRAVITY_UNITS = ((9806.65, "mm/s^2"), (980.665, "cm/s^2"), (32.174, "ft/s^2"), (1.0, "g"))
-"""Standard gravity in units a value may have been given in by mistake."""
-
-
-def _check_gravity(where: str, g: float, source: str, fix: str) -> None:
-    """Gravity is 0 or within :data:`GRAVITY_RANGE`; otherwise an error naming the field (and the unit
-    the value reads as, where it is standard gravity in another one)."""
-    lo, hi = GRAVITY_RANGE
-    if isinstance(g, bool) or not isinstance(g, int | float):
-        raise ConfigError(f"config field '{where}': gravity {g!r}{source} is not a number (m/s^2)")
-    if g == 0 or lo <= g <= hi:
-        return
-    unit = next((u for v, u in _GRAVITY_UNITS if abs(g / v - 1) < 0.02), None)
-    hint = f" (it reads as standard gravity in {unit})" if unit else ""
-    raise ConfigError(
-        f"config field '{where}': gravity {g:g} m/s^2{source} is not plausible{hint}; give 0 (a zero-gravity "
-        f"structure) or a value within {lo:g}-{hi:g} m/s^2 (9.81 at sea level)" + (f": {fix}" if fix else "")
-    )
+def _raise(message: str | None) -> None:
+    """A check's one-line message as a :class:`ConfigError` (``None``: the check passed)."""
+    if message is not None:
+        raise ConfigError(message)
 
 
 def _prestressed(config: dict) -> dict[str, Structure]:

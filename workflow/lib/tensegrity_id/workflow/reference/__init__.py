@@ -35,7 +35,7 @@ Classes.  A file is ``stochastic`` when the run produced it from an
 identification result (a transitive input under ``results/identify/``, read
 from Snakemake's own provenance records, ``.snakemake/metadata``): training
 in float32 amplifies rounding differences between machines and libraries up to
-the seed scatter.  Every other file is ``deterministic`` (structures, records,
+the scatter over seeds.  Every other file is ``deterministic`` (structures, records,
 Fisher and statics values) and must agree to ``RTOL``.  A stochastic number
 is within scatter when ``|here - reference| <= SEED_K * s * |reference|``,
 ``s`` the run's pooled relative seed scatter (the median, over every seed
