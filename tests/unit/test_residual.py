@@ -14,6 +14,7 @@ from tensegrity_id.identify.residual import (
 from tensegrity_id.mechanics.cables import fischer_burmeister, smoothed_force_density, smoothing_peak_bias
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
+from tensegrity_id.mechanics.statics import support_reactions
 
 PRISM = {
     "generator": "prism",
@@ -150,3 +151,50 @@ def test_member_maps_are_the_incidence_products(structure):
         assert float((got - f_ref).abs().max()) <= tol
         rate = res.member_rates(q_f - res.q0_free, members)
         assert torch.equal(rate, C @ res.velocities(q_f - res.q0_free))
+
+
+@pytest.mark.parametrize("structure", ["x1", "prism45"], indirect=True)
+def test_supported_rows_balance_at_rest_and_free_rows_equal_eom(structure):
+    """eom_all: at rest in the reference equilibrium, with the static bar multipliers and support
+    reactions (statics.support_reactions), every row, supports included, is zero to round-off; a 1 %
+    error in a reaction shows in its row only; on a record's states its free rows are eom's bit for bit."""
+    dyn, rec, f, _ = _record(structure, [[1, 1]] if structure.name == "x1" else [[3, 0]], 10.0, t_end=1.0)
+    res = Residual(dyn)
+    n_free = dyn.n_free
+    z = torch.zeros(1, n_free, dtype=torch.float64)
+    sigma, lam = torch.as_tensor(structure.sigma), torch.as_tensor(structure.bar_sigma)[None]
+    R = support_reactions(structure, structure.sigma, structure.bar_sigma)
+    assert R.shape == (dyn.q0.size - n_free,) and np.abs(R).max() > 1.0  # N: the supports carry the weight
+    r = res.eom_all(res.q0_free[None], z, z, lam, torch.as_tensor(R)[None], None, sigma, torch.tensor(1.0))
+    scale = float(np.abs(structure.gravity_force).max() + np.abs(R).max())
+    assert r.shape == (1, dyn.q0.size) and float(r.abs().max()) < 1e-12 * scale
+    R_bad = R.copy()
+    R_bad[0] *= 1.01
+    r = res.eom_all(
+        res.q0_free[None], z, z, lam, torch.as_tensor(R_bad)[None], None, sigma, torch.tensor(1.0)
+    )
+    assert float(r[0, n_free].abs()) == pytest.approx(0.01 * abs(R[0]), rel=1e-9)
+    assert float(r[0, n_free + 1 :].abs().max()) < 1e-12 * scale
+    q, qd = (torch.as_tensor(rec[k][:, dyn.free]) for k in ("q", "qd"))
+    qdd, lam = torch.as_tensor(rec["qdd"][:, dyn.free]), torch.as_tensor(rec["lam"])
+    fe = torch.as_tensor(np.array([f(t, dyn.q0.size) for t in rec["t"]]))
+    reactions = torch.zeros(q.shape[0], dyn.q0.size - n_free, dtype=torch.float64)
+    full = res.eom_all(q, qd, qdd, lam, reactions, fe, sigma, torch.tensor(1.0))
+    assert torch.equal(full[:, :n_free], res.eom(q, qd, qdd, lam, fe, sigma, torch.tensor(1.0)))
+
+
+def test_a_cable_between_supports_enters_only_the_supported_rows(x1):
+    """The X1 base cable joins the two pinned nodes: d r / d sigma_base is exactly zero on the free rows
+    and not on the supported ones, so with the support rows in the loss (the paper's full multiplier
+    vector) the optimiser moves it (it drifts), while the free rows alone never would."""
+    dyn = Dynamics(x1)
+    res = Residual(dyn)
+    base = int(np.flatnonzero(np.all(~x1.free_mask.reshape(x1.n_nodes, -1)[x1.cables], axis=(1, 2)))[0])
+    sigma = torch.as_tensor(x1.sigma).clone().requires_grad_(True)
+    z = torch.zeros(1, dyn.n_free, dtype=torch.float64)
+    R = torch.as_tensor(support_reactions(x1, x1.sigma, x1.bar_sigma))[None]
+    lam = torch.as_tensor(x1.bar_sigma)[None]
+    r = res.eom_all(res.q0_free[None], z, z, lam, R, None, sigma, torch.tensor(1.0))
+    g_free = torch.autograd.grad(r[0, : dyn.n_free].sum(), sigma, retain_graph=True)[0]
+    g_fixed = torch.autograd.grad(r[0, dyn.n_free :].abs().sum(), sigma)[0]
+    assert float(g_free[base]) == 0.0 and float(g_fixed[base].abs()) > 0.1  # m: the cable's length

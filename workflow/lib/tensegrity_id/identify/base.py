@@ -109,6 +109,9 @@ class IdentificationProblem:
         Nominal static bar multipliers (N/m) for methods that start a
         multiplier estimate at static equilibrium (the paper's PINN uses the
         exact prestress of a synthetic benchmark for this initialisation only).
+    reactions0 : ndarray, optional
+        Nominal static support reactions (N) at the supported coordinates, from the same
+        prestress: the start of the PINN's support multipliers.
     seed : int
         Training seed: network initialisation and noise realisation.
     sim : dict
@@ -123,6 +126,7 @@ class IdentificationProblem:
     sigma0: float = SIGMA0
     c0: float = C0
     lambda0: np.ndarray | None = None
+    reactions0: np.ndarray | None = None
     seed: int = 0
     sim: dict = field(default_factory=dict)
     outcome_rule: dict = field(default_factory=dict)

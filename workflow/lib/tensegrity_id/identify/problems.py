@@ -19,6 +19,7 @@ from ..data.records import forcing_from_meta, load_record, record_structure
 from ..data.runio import read_json
 from ..data.sensors import noise_realization
 from ..mechanics.catalog import structure_from_report
+from ..mechanics.statics import support_reactions
 from .base import C0, SIGMA0, IdentificationProblem, RecordData
 
 __all__ = ["load_problem", "load_sensors"]
@@ -157,6 +158,7 @@ def load_problem(
         sigma0=sigma0,
         c0=c0,
         lambda0=structure.bar_sigma,
+        reactions0=support_reactions(structure, structure.sigma, structure.bar_sigma),
         seed=int(seed),
         sim=sim,
         outcome_rule=dict(outcome_rule or {}),

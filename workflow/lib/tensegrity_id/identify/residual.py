@@ -90,11 +90,18 @@ class Residual:
         # s equals C x to the bit (each entry is x_b - x_a, rounded once); the forces sum the
         # same terms as C^T (w s) does.
         self.free_idx = torch.as_tensor(dyn.free, dtype=torch.long)
-        self._maps = {}
+        fixed = np.setdiff1d(np.arange(n_coords), dyn.free)
+        self.fixed_idx = torch.as_tensor(fixed, dtype=torch.long)
+        self.n_fixed = int(fixed.size)
+        # the supported rows of Eq. 1: their mass coupling to the free accelerations and gravity
+        self.Mcf = tt(dyn.M[np.ix_(fixed, dyn.free)])
+        self.G_fixed = tt(dyn.G[fixed])
+        self._maps, self._fixed_maps = {}, {}
         for name, C in (("cables", dyn.Cc), ("bars", dyn.Cb)):
             K = np.kron(C, np.eye(self.dim))
             # the supports' part in the working dtype, as C x would round it
             self._maps[name] = (tt(K[:, dyn.free].T), (tt(K) @ self.q0_fixed).reshape(-1, self.dim))
+            self._fixed_maps[name] = tt(K[:, fixed].T)
 
     # ------------------------------------------------------------ helpers
     def nodes(self, q_f):
@@ -125,9 +132,10 @@ class Residual:
         E, s0 = self._maps[members]
         return (qd_f @ E).reshape(qd_f.shape[:-1] + s0.shape)
 
-    def member_forces(self, s, w, members: str = "cables"):
-        """Nodal forces ``-C^T (w s)`` of force densities ``w`` on the free coordinates, (..., n_free)."""
-        E = self._maps[members][0]
+    def member_forces(self, s, w, members: str = "cables", *, rows: str = "free"):
+        """Nodal forces ``-C^T (w s)`` of force densities ``w`` on the free coordinates, (..., n_free),
+        or (``rows="fixed"``) on the supported ones, (..., n_fixed)."""
+        E = self._maps[members][0] if rows == "free" else self._fixed_maps[members]
         return -((w[..., None] * s).flatten(-2) @ E.T)
 
     def cable_lengths(self, q_f):
@@ -140,8 +148,13 @@ class Residual:
         return strain_coordinate(self.cable_lengths(q_f), self.members(sigma, EA)[1])
 
     # ---------------------------------------------------------- residuals
-    def cable_forces(self, q_f, qd_f, sigma, c, EA=None, *, law="exact", beta=800.0, tension=None, taut=None):
+    def cable_forces(self, q_f, qd_f, sigma, c, EA=None, **law):
         """Cable elastic plus damping forces on the free coordinates, shape (..., n_free), N."""
+        return self.member_forces(*self.cable_terms(q_f, qd_f, sigma, c, EA, **law))
+
+    def cable_terms(self, q_f, qd_f, sigma, c, EA=None, *, law="exact", beta=800.0, tension=None, taut=None):
+        """Cable vectors ``s`` (..., n_cables, dim) and force densities ``w`` (elastic plus damping,
+        N/m) of the cable law ``law``; the nodal forces are ``-C^T (w s)``."""
         if law not in LAWS:
             raise ValueError(f"unknown cable law {law!r}; choose one of {', '.join(LAWS)}")
         K, L0 = self.members(sigma, EA)
@@ -159,7 +172,7 @@ class Residual:
             else:
                 sig = cable_force_density(length, K, L0, switch)
         w = sig + damping_force_density(length, rate, c, switch)
-        return self.member_forces(s, w)
+        return s, w
 
     def constraint_forces(self, q_f, lam):
         """Bar constraint forces -J^T lambda on the free coordinates, shape (..., n_free), N."""
@@ -189,6 +202,30 @@ class Residual:
         if f_ext is not None:
             f = f + self.to_free(f_ext)
         return qdd_f @ self.Mff.T - f
+
+    def eom_all(self, q_f, qd_f, qdd_f, lam, reactions, f_ext, sigma, c, EA=None, **law):
+        """Equation-of-motion residual on every coordinate, supports included, shape (..., n_coords), N:
+        the free rows of :meth:`eom`, then the supported rows in coordinate order,
+
+            r_fixed = M_cf q''_f - [ G + f_s + f_d + f_ext - J^T lambda ]_fixed - R ,
+
+        with ``reactions`` ``R`` (..., n_fixed) the support multipliers (N), the forces the supports
+        exert.  The paper's multiplier head "outputs the full vector" of Eq. 1's multipliers, so its
+        residual carries these rows; a cable between two supports enters the loss only here.
+        """
+        s, w = self.cable_terms(q_f, qd_f, sigma, c, EA, **law)
+        sb = self.member_vectors(q_f, "bars")
+        f = self.G_free + self.member_forces(s, w) + self.member_forces(sb, lam, "bars")
+        g = (
+            self.G_fixed
+            + self.member_forces(s, w, rows="fixed")
+            + self.member_forces(sb, lam, "bars", rows="fixed")
+            + reactions
+        )
+        if f_ext is not None:
+            f = f + self.to_free(f_ext)
+            g = g + f_ext.index_select(-1, self.fixed_idx)
+        return torch.cat([qdd_f @ self.Mff.T - f, qdd_f @ self.Mcf.T - g], -1)
 
     def bar(self, q_f):
         """Relative violation of the squared bar lengths, shape (..., n_bars)."""

@@ -54,6 +54,7 @@ __all__ = [
     "prestress_selfstress",
     "apply_prestress",
     "static_residual",
+    "support_reactions",
     "minimal_grounding",
     "rigid_body_modes",
 ]
@@ -263,6 +264,16 @@ def bar_multipliers(structure: Structure, sigma) -> np.ndarray:
     f = structure.gravity_force
     rhs = -(f if structure.free_standing else f[structure.free_mask]) - A[:, nb:] @ np.asarray(sigma, float)
     return np.linalg.lstsq(A[:, :nb], rhs, rcond=None)[0]
+
+
+def support_reactions(structure: Structure, sigma, bar_sigma) -> np.ndarray:
+    """Static support reactions (N) at the fixed coordinates, in coordinate order: the forces the
+    supports exert so that the cable force densities ``sigma`` and the bar force densities
+    ``bar_sigma`` (N/m) balance gravity there (the support multipliers of the paper's Eq. 1 at
+    rest).  Empty for a free-standing form."""
+    t = np.concatenate([np.asarray(bar_sigma, float), np.asarray(sigma, float)])
+    f = equilibrium_matrix(structure) @ t + structure.gravity_force
+    return -f[~structure.free_mask]
 
 
 def apply_prestress(structure: Structure, spec: dict) -> Structure:

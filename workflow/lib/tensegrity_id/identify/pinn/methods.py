@@ -65,6 +65,7 @@ class _PINNMethod(IdentificationMethod):
             self.settings,
             seeds=[p.seed for p in problems],
             lambda0=ref.lambda0,
+            reactions0=ref.reactions0,
             sigma0=ref.sigma0,
             c0=ref.c0,
         )

@@ -243,11 +243,14 @@ class PINNNet(nn.Module):
     Parameters
     ----------
     n_free, n_bars : int
-        Displacement and multiplier outputs.
-    lambda0 : tensor, shape (n_bars,)
-        Static-equilibrium multipliers (N/m): the multiplier head's start.
-    lambda_scale : float
-        Multiplier scale (N/m).
+        Displacement and bar-multiplier outputs.
+    lambda0 : tensor, shape (n_bars + n_reactions,)
+        Static-equilibrium multipliers: the bars' force densities (N/m), then the support
+        reactions (N): the multiplier head's start.
+    lambda_scale : float or array of shape (n_bars + n_reactions,)
+        Multiplier scale (N/m for the bars, N for the reactions).
+    n_reactions : int
+        Support-multiplier outputs (the supported coordinates; 0: bars only).
     n_desc : int
         Length of the record descriptor (0 for single-record training).
     n_tension : int
@@ -282,7 +285,8 @@ class PINNNet(nn.Module):
         n_bars: int,
         lambda0,
         *,
-        lambda_scale: float = 1.0,
+        lambda_scale=1.0,
+        n_reactions: int = 0,
         n_desc: int = 0,
         n_tension: int = 0,
         tension_scale: float = 1.0,
@@ -300,8 +304,17 @@ class PINNNet(nn.Module):
         super().__init__()
         self.n_fourier, self.fourier, self.fourier_constant = n_fourier, fourier, bool(fourier_constant)
         self.tau_ic, self.disp_scale = tau_ic, disp_scale
-        self.lambda_scale, self.tension_scale = float(lambda_scale), float(tension_scale)
+        self.tension_scale = float(tension_scale)
         self.n_free, self.n_bars, self.n_tension = int(n_free), int(n_bars), int(n_tension)
+        self.n_reactions = int(n_reactions)
+        n_mult = self.n_bars + self.n_reactions
+        if np.ndim(lambda_scale) == 0:
+            self.lambda_scale = float(lambda_scale)
+        else:  # one scale per multiplier: the bars' (N/m) and the reactions' (N)
+            self.lambda_scale = torch.tensor(np.asarray(lambda_scale, float), dtype=dtype)
+            if self.lambda_scale.shape != (n_mult,):
+                shape = tuple(self.lambda_scale.shape)
+                raise ValueError(f"lambda_scale: {shape} scales for {n_mult} multipliers")
         self.n_in = 1 + 2 * n_fourier + self.fourier_constant + n_desc
         dims = [self.n_in] + [width] * depth
         members = []
@@ -309,7 +322,7 @@ class PINNNet(nn.Module):
             with torch.random.fork_rng(devices=[], enabled=seed is not None):
                 if seed is not None:
                     torch.manual_seed(int(seed))
-                trunk, (disp, mult, tension) = _member_layers(dims, (n_free, n_bars, n_tension), dtype, init)
+                trunk, (disp, mult, tension) = _member_layers(dims, (n_free, n_mult, n_tension), dtype, init)
             for head in (disp, mult):
                 nn.init.zeros_(head.weight)
                 nn.init.zeros_(head.bias)
@@ -372,14 +385,15 @@ class PINNNet(nn.Module):
             Record descriptors.
 
         Returns ``(d0, d1, d2, lam, T)``: shapes (M, N, n_free) in metres, m per
-        unit tau and m per unit tau^2; lambda (M, N, n_bars) in N/m; tensions
+        unit tau and m per unit tau^2; lambda (M, N, n_bars + n_reactions): the bars' force
+        densities in N/m, then the support reactions in N; tensions
         (M, N, n_cables) in N, or ``None`` without a tension head.  All heads
         share one product with the stacked trunk streams.
         """
         N = tau.shape[1]
         W = torch.cat(list(self.head_weights), 1)
         o0, o1, o2 = skinny_matmul_t(self._trunk_stacked(tau, desc), W).split(N, 1)
-        nf, nb = self.n_free, self.n_bars
+        nf, nb = self.n_free, self.n_bars + self.n_reactions
         b = [x[:, None, :] for x in self.head_biases]
         u0, u1, u2 = o0[..., :nf] + b[0], o1[..., :nf], o2[..., :nf]
         lam = self.lambda0 + self.lambda_scale * (o0[..., nf : nf + nb] + b[1])
@@ -400,7 +414,7 @@ class PINNNet(nn.Module):
         return self.disp_scale * window(tau, self.tau_ic)[0] * u
 
     def multipliers(self, h):
-        """Bar multipliers lambda (M, N, n_bars), N/m, from trunk outputs h."""
+        """Multipliers lambda (M, N, n_bars + n_reactions) from trunk outputs h (:meth:`forward`)."""
         return self.lambda0 + self.lambda_scale * self._head(h, 1)
 
 

@@ -27,6 +27,10 @@ a synthetic benchmark), or those balancing the initial guess (what an applicatio
 EOM_SCALES = ("forcing", "weight")
 """The EOM residual's normaliser: the squared forcing amplitude (the paper's), or the squared
 weight of the structure (records of gravity-loaded structures; the amplitude where it has none)."""
+RESIDUAL_ROWS = ("all", "free")
+"""The rows of the EOM residual: every coordinate, the supports' rows with their multipliers
+(reactions) from the multiplier head (the paper's: the head "outputs the full vector" of Eq. 1's
+multipliers), or the free coordinates only with the bar multipliers."""
 TAU_IC_UNITS = ("scaled", "seconds")
 """The unit of the initial-condition window's ``tau_ic``: scaled time (the paper's
 ``s(tau) = (1 - exp(-tau/0.08))^2``), or seconds (``tau_ic / T_ref`` in scaled time)."""
@@ -49,6 +53,7 @@ class PINNSettings:
     init: str = "torch"
     lambda_init: str = "exact"
     eom_scale: str = "forcing"
+    residual_rows: str = "all"
     t_ref: float | None = None
     tau_ic: float = 0.08
     tau_ic_unit: str = "scaled"
@@ -106,6 +111,7 @@ class PINNSettings:
             ("init", INITS),
             ("lambda_init", LAMBDA_INITS),
             ("eom_scale", EOM_SCALES),
+            ("residual_rows", RESIDUAL_ROWS),
             ("tau_ic_unit", TAU_IC_UNITS),
         ):
             if getattr(self, name) not in options:

@@ -55,7 +55,7 @@ import torch
 
 from ...data.runio import atomic_path
 from ...mechanics.dynamics import Dynamics
-from ...mechanics.statics import bar_multipliers
+from ...mechanics.statics import bar_multipliers, support_reactions
 from ..base import C0, SIGMA0, RecordData
 from ..residual import Residual
 from .data import collocation_points, prepare_records, sign_change_times
@@ -100,6 +100,9 @@ class PINNTrainer:
         One run seed per member (network initialisation, collocation draws).
     lambda0 : ndarray, shape (n_bars,)
         Nominal static multipliers (N/m) for the multiplier head's start.
+    reactions0 : ndarray, shape (n_fixed,), optional
+        Nominal static support reactions (N), the start of the support multipliers
+        (``residual_rows="all"``; without them, those balancing ``lambda0`` and the guess).
     sigma0, c0 : float
         Initial guesses (N/m, N s/m).
 
@@ -114,7 +117,18 @@ class PINNTrainer:
         ``"eager"`` or ``"compiled"`` (what the steps ran as).
     """
 
-    def __init__(self, structure, records, settings: PINNSettings, *, seeds, lambda0, sigma0=SIGMA0, c0=C0):
+    def __init__(
+        self,
+        structure,
+        records,
+        settings: PINNSettings,
+        *,
+        seeds,
+        lambda0,
+        reactions0=None,
+        sigma0=SIGMA0,
+        c0=C0,
+    ):
         self.settings = s = settings
         self.seeds = _seed_list(seeds)
         M = self.n_members = len(self.seeds)
@@ -140,10 +154,20 @@ class PINNTrainer:
         self.n_data = sum(r.a_train[0].numel() for r in self.recs)
         # ---- networks (seeded per member) and physical parameters
         lam0 = np.asarray(lambda0, float)
+        guess = np.full(structure.n_cables, float(sigma0))
         if s.lambda_init == "guess":  # the multipliers that balance the initial guess
-            lam0 = bar_multipliers(structure, np.full(structure.n_cables, float(sigma0)))
+            lam0 = bar_multipliers(structure, guess)
         bar_len = float(np.mean(structure.bar_lengths))
         lam_scale = max(float(np.abs(lam0).max(initial=0.0)), p_max / bar_len)
+        self._n_bars = int(structure.n_bars)  # a Python int: the compiled step reads no array
+        self.n_reactions = self.res.n_fixed if s.residual_rows == "all" else 0
+        if self.n_reactions:  # the support multipliers: reactions (N) after the bars' (N/m)
+            if s.lambda_init == "guess" or reactions0 is None:  # those of the initial guess
+                reactions0 = support_reactions(structure, guess, bar_multipliers(structure, guess))
+            r0 = np.asarray(reactions0, float)
+            r_scale = max(float(np.abs(r0).max(initial=0.0)), p_max)
+            lam0 = np.r_[lam0, r0]
+            lam_scale = np.r_[np.full(structure.n_bars, lam_scale), np.full(self.n_reactions, r_scale)]
         members = np.r_[structure.bar_lengths, structure.cable_lengths]
         self.T_nom = float(sigma0) * float(members.mean())
         self.slack_scale = torch.as_tensor(
@@ -163,6 +187,7 @@ class PINNTrainer:
             structure.n_bars,
             lam0,
             lambda_scale=lam_scale,
+            n_reactions=self.n_reactions,
             n_desc=0 if R == 1 else R + 1,
             n_tension=nc if s.treatment == "fb" else 0,
             tension_scale=self.T_nom,
@@ -276,6 +301,13 @@ class PINNTrainer:
     def _expand_desc(self, desc, n: int):
         return None if desc is None else desc.expand(self.n_members, n, -1)
 
+    def _eom(self, q, qd, qdd, lam, fext, sigma, c, EA, **law):
+        """The EOM residual on the rows of ``settings.residual_rows`` (every coordinate, or the free)."""
+        if not self.n_reactions:
+            return self.res.eom(q, qd, qdd, lam, fext, sigma, c, EA, **law)
+        nb = self._n_bars
+        return self.res.eom_all(q, qd, qdd, lam[..., :nb], lam[..., nb:], fext, sigma, c, EA, **law)
+
     # ----------------------------------------------------------- sampling
     def sample(self):
         """This step's collocation times (M, R n_colloc, 1) and forcing there (M, R n_colloc, n_coords).
@@ -367,11 +399,11 @@ class PINNTrainer:
         out = {}
         if s.treatment == "fb":
             T = T[:, :n_c]
-            r = self.res.eom(q, qd, qdd, lam, fext, sigma, c, EA, law="tension", tension=T)
+            r = self._eom(q, qd, qdd, lam, fext, sigma, c, EA, law="tension", tension=T)
             ncp = self.res.ncp(q, T, sigma, EA, tension_scale=self.T_nom, slack_scale=self.slack_scale)
             out["ncp"] = (ncp**2).mean(dim=(1, 2))
         else:
-            r = self.res.eom(q, qd, qdd, lam, fext, sigma, c, EA, law="smooth", beta=s.beta)
+            r = self._eom(q, qd, qdd, lam, fext, sigma, c, EA, law="smooth", beta=s.beta)
         out["eom"] = (r * r / self._p2).mean(dim=(1, 2))
         out["bar"] = (self.res.bar(q) ** 2).mean(dim=(1, 2))
         out["data"] = L_data
