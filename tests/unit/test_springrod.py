@@ -41,11 +41,12 @@ def test_undamped_motion_conserves_energy_and_the_quaternion_norm():
 
 
 def test_regression_recovers_the_ratios_within_the_seeds_5_percent():
+    # one-step (semi-implicit Euler) targets on RK45 data: c/M carries a bias of about (K/M) dt / 2
     trajs = make_trajectories(3, 800, 1e-3, seed=0)
     r = regress_ratios(trajs, 1e-3)
-    assert r["K_over_M"] == pytest.approx(10.0, rel=1e-3) and r["c_over_M"] == pytest.approx(1.0, rel=1e-3)
+    assert r["K_over_M"] == pytest.approx(10.0, rel=0.01) and r["c_over_M"] == pytest.approx(1.0, rel=0.01)
     wrong = regress_ratios(make_trajectories(2, 800, 1e-3, seed=0, model=SpringRod(K=50.0)), 1e-3)
-    assert wrong["K_over_M"] == pytest.approx(5.0, rel=1e-3)  # the regression follows the data
+    assert wrong["K_over_M"] == pytest.approx(5.0, rel=0.01)  # the regression follows the data
 
 
 def test_black_box_least_squares_from_a_near_guess():
@@ -72,4 +73,4 @@ def test_example_summary_and_table_on_a_tiny_setting():
     assert s["regression"]["success"] and set(s["black_box"]) == {"lbfgsb", "cmaes"}
     df = example_table(s)
     assert df["method"].tolist()[0].startswith("First-principles") and len(df) == 3
-    assert df["K_mean"].iloc[0] == pytest.approx(100.0, rel=1e-3)
+    assert df["K_mean"].iloc[0] == pytest.approx(100.0, rel=0.01)  # 600 pairs, 30 Adam epochs: 0.12 %

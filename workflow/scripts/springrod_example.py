@@ -1,10 +1,12 @@
 """The spring-rod example of Wang, Aanjaneya and Bekris (rule springrod_example): regression vs black boxes.
 
 Outputs
-* ``results/identify/springrod/summary.json``: settings, the regression's
+* ``results/identify/springrod/summary.json``: settings, Wang et al.'s optimiser
+  settings (``peer_settings``), the regression's
   ``K_over_M`` and ``c_over_M`` (1/s^2, 1/s) with errors (%), and per black-box
   method (``lbfgsb``, ``cmaes``) the ``(K, c)`` of every trajectory, their
-  mean and std, success fraction (both within 5 %), seconds per iteration.
+  mean and std, success fraction (both within 5 %), seconds per iteration,
+  and the options each optimiser was given.
 * ``results/tables/springrod.csv`` / ``.md``: one row per method with
   Wang et al.'s published Appendix A values alongside.
 """
