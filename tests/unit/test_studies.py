@@ -196,7 +196,7 @@ def test_the_paper_overlay_keeps_the_rows_the_default_leaves_to_it(repo, default
         ),
         (
             {"records": {"suite": {"prism30_zg": {"series_l5": {"amplitude_of": "series_l15"}}}}},
-            "record 'series_l15' must have its own amplitude and the same forcing ('harmonic')",
+            "record 'series_l15' must have its own amplitude and the same forcing ('multi_harmonic')",
         ),
     ],
 )

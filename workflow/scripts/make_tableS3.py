@@ -5,8 +5,9 @@ Outputs ``results/tables/tableS3.csv`` and ``.md`` with columns
 coordinates, members, rank of the equilibrium matrix at relative tolerance
 1e-6, self-stress states, mechanisms), ``resolvable`` (cables determined
 at first order / cables), ``class`` and ``lambda_min`` (N/m, rigid bars,
-results/assess/; for a free-standing form the grounding-invariant margin,
-with ``lambda_min_grounded`` beside it), ``connelly`` and ``nullity_Omega``
+results/assess/; a free-standing form's on the free coordinates of its
+minimal grounding, with the grounding-invariant ``lambda_min_grounding_free``
+beside it), ``connelly`` and ``nullity_Omega``
 (Connelly's full super-stability condition and the stress matrix's
 nullity) with the published ``paper_class`` and ``paper_lambda_min``
 alongside.  Also writes ``results/values/tableS3_resolvable.json``

@@ -1,8 +1,8 @@
 """Figure S1 (rule plot_figS1): the classic forms with their stability class and margin.
 
 Outputs ``results/figures/figS1_classic_forms.{pdf,png}``; each panel's title
-gives the class and ``lambda_min`` (N/m, rigid bars; grounding-invariant for a
-free-standing form) from results/assess/.
+gives the class and ``lambda_min`` (N/m, rigid bars; a free-standing form's on
+its minimal grounding, as in Table S3) from results/assess/.
 """
 
 from tensegrity_id import structure_from_report
@@ -13,11 +13,10 @@ log = setup_log(snakemake.log[0])
 inp, out = snakemake.input, snakemake.output
 structures = [structure_from_report(read_json(p)) for p in inp.structures]
 assessed = [read_json(p)["rigid"] for p in inp.assess]
-# a free-standing form's margin is the grounding-invariant one (as in Table S3)
 titles = [
     f"{s.name}\n{a['class']}, "
     + r"$\lambda_{\min}$"
-    + f" = {a.get('lambda_min_invariant') or a['lambda_min']:.3g} N/m"
+    + f" = {a['lambda_min']:.3g} N/m"
     for s, a in zip(structures, assessed, strict=True)
 ]
 plot_structures(structures, titles, [out.pdf, out.png], ncols=3)

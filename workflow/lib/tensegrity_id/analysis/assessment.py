@@ -19,17 +19,30 @@ Tangent stiffness (the paper's Eq. 14)
     For a free-free form the rigid-body motions are removed from the space as
     well.  The margin is ``lambda_min(K_t)`` (N/m), in that orthonormal basis.
 
-Grounding-invariant margin (free-standing forms)
+Grounding-free margin (free-standing forms)
     A minimally (3-2-1) grounded form's margin depends on which six
     coordinates are held, because the basis (hence the metric) of the
-    admissible space does: the class-1 cell gives 0.60 to 6.1 N/m over
-    four groundings (``tests/unit/test_stability_margins.py``).  ``lambda_min_invariant`` is the margin of the
-    same form with every support removed, on all coordinates less the
-    rigid-body motions, in the Euclidean metric of the nodal coordinates
+    admissible space does: the class-1 cell (smallest cable 10 N/m) gives
+    1.0 to 10.7 N/m over four groundings
+    (``tests/unit/test_stability_margins.py``).  ``lambda_min_invariant`` is
+    the margin of the same form with every support removed, on all
+    coordinates less the rigid-body motions, in the Euclidean metric of the
+    nodal coordinates
     (:func:`tensegrity_id.analysis.stability.unsupported_stiffness`, which
     derives why it is invariant and why the class is not affected).  Table
-    S3 reports it as the margin of a free-standing form; ``lambda_min`` stays
-    the grounded value.
+    S3's ``lambda_min`` is the paper's margin, on the free coordinates of
+    the form minimally grounded as the paper does (its grounding is not
+    stated, so the value is one of many); the grounding-free margin stands
+    beside it as ``lambda_min_grounding_free``.
+
+Prism margin in closed form
+    A T_n prism with its base pinned, at the self-stress twist, has one
+    mechanism (the top polygon turning and sinking); ``U_m^T S U_m`` on it
+    is ``4 sin^2(pi/n) q_ring h^2 / (h^2 + R^2 cos^2(pi/n))`` per unit norm
+    of the mechanism (``q_ring`` the top polygon's force density), equal to
+    ``K_G`` on the null space of ``K_M``; ``lambda_min(K_t)`` lies a little
+    below (0.3 % at ``h = 2R``), where the mechanism couples to the cables'
+    axial stiffness.  Checked in ``tests/unit/test_stability_margins.py``.
 
 Connelly's condition
     Beside the paper's test (``K_G`` positive semi-definite on the free
@@ -106,9 +119,9 @@ def assess(
     """Stability class, margin, prestress-stability checks and utilisations of one prestress.
 
     Besides the keys of :func:`classify` (``lambda_min``: the margin on the
-    free coordinates, grounded as the structure is): ``lambda_min_invariant``
-    (N/m, the grounding-invariant margin of a free-standing form, ``None``
-    for a supported structure) and ``connelly`` (the dict of
+    free coordinates, grounded as the structure is: the paper's margin):
+    ``lambda_min_invariant`` (N/m, the grounding-free margin of a
+    free-standing form, ``None`` for a supported structure) and ``connelly`` (the dict of
     :func:`tensegrity_id.analysis.stability.connelly_conditions`).
     """
     sigma = np.asarray(structure.sigma if sigma is None else sigma, float)

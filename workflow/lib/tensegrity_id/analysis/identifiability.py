@@ -8,7 +8,12 @@ Structural identifiability (the paper §3.3, Table S3 "Resolvable")
     remaining null space of ``A_c`` is spanned by *first-order self-stress
     combinations*: cable combinations that produce no free-coordinate force
     at the reference configuration.  The number of cables determined at
-    first order is ``rank A_c``.
+    first order is ``rank A_c``.  A combination that also produces no force
+    at the restrained coordinates is a self-stress of the cables alone
+    (``n_cable_self_stresses``): no measurement of the nodal motion, at any
+    sensor set or grounding, can determine it (the form-found octahedral
+    cell carries one, see :func:`tensegrity_id.mechanics.generators.octahedral_cell`);
+    the others (the X2 and X3 frames') load the supports only.
 
 Fisher information (the paper's Eq. 8)
     With sensor sensitivities ``S(t) = d a_sensors(t) / d theta`` (central
@@ -50,10 +55,14 @@ def structural_identifiability(structure: Structure, *, tol: float = RANK_TOL) -
     -------
     dict with ``resolvable`` (int, rank of the cable block), ``n_cables``,
     ``invisible`` (cables with both ends restrained), ``n_combinations``
-    (dimension of the remaining null space) and ``combinations`` (its
-    orthonormal basis, one row per combination, over all cables).
+    (dimension of the remaining null space), ``combinations`` (its
+    orthonormal basis, one row per combination, over all cables) and
+    ``n_cable_self_stresses`` (the dimension of the combinations that are
+    also in equilibrium at the restrained coordinates: self-stresses of the
+    cables alone).
     """
-    A = equilibrium_matrix(structure)[structure.free_mask][:, structure.n_bars :]
+    A_all = equilibrium_matrix(structure)[:, structure.n_bars :]
+    A = A_all[structure.free_mask]
     col = np.linalg.norm(A, axis=0)
     scale = col.max() if col.size else 1.0
     invisible = np.flatnonzero(col <= tol * scale)
@@ -69,12 +78,17 @@ def structural_identifiability(structure: Structure, *, tol: float = RANK_TOL) -
     if n_comb:
         _, _, W = np.linalg.svd(comb)
         basis[:, vis] = W[:n_comb]
+    n_cable_ss = 0
+    if n_comb:
+        sv_all = np.linalg.svd(A_all @ basis.T, compute_uv=False)
+        n_cable_ss = n_comb - int((sv_all > tol * scale).sum())
     return {
         "resolvable": rank,
         "n_cables": structure.n_cables,
         "invisible": invisible.tolist(),
         "n_combinations": n_comb,
         "combinations": basis.tolist(),
+        "n_cable_self_stresses": n_cable_ss,
     }
 
 

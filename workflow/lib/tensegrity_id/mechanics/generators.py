@@ -146,7 +146,10 @@ def prism(
     prism has its pure self-stress at the classical twist
     ``90 - 180 / n`` degrees (Kenner 1976; Tibert & Pellegrino 2003), the
     default.  ``pinned_base`` fixes the base polygon (Table S3 counts the
-    prisms on their free coordinates).
+    prisms on their free coordinates).  The paper gives no proportions: the
+    Table S3 prisms are built at ``height = 2 * radius`` (config), read off
+    the paper's own margins of T3, T4 and T6 (with the smallest cable at
+    10 N/m), and the defaults here are the benchmark prism's ``h = R``.
     """
     n = int(n_bars)
     if twist_deg is None:
@@ -338,7 +341,23 @@ def octahedral_cell(*, bar_length: float = 1.0, members=None, name="octahedral_c
     cables base ``i`` to top ``i + 3``; form-found by the force density
     method (rings 1, cross 3, diametral 1).  The paper names an "octahedral
     cell" with 30 members, two self-stress states and two mechanisms
-    (Table S3) without geometry; this super-stable form has those counts.
+    (Table S3) and a published geometry it neither prints nor cites; this
+    super-stable form has those counts (rank A = 28, s = 2, m = 2).
+
+    Its second self-stress is carried by the cables alone: every cable at
+    ``+-1/sqrt(24)``, the sign alternating around each family of six (odd
+    under the 60 deg turn that maps the form onto itself), exact to machine
+    precision (relative singular value 2.6e-16 of the cable block, the next
+    0.19).  That combination of all 24 cables loads no node, so the free
+    coordinates determine 23 of the 24 cables (no single cable is
+    undetermined), where the paper's form determines 24.  It is a property
+    of this geometry, not of the rank tolerance or the prestress.  Among the
+    hexagonal six-strut cells of this kind (bars base ``i`` to top
+    ``i + k``, rings, two families of cross cables; seven force-density
+    groupings tried), every one that form-finds with two self-stresses is
+    this one relabelled, and force densities alternating around the rings
+    or the cross cables (six-fold symmetry broken to three-fold) give no
+    super-stable form.
     """
     n = 6
     cables = [(i, (i + 1) % n) for i in range(n)] + [(n + i, n + (i + 1) % n) for i in range(n)]

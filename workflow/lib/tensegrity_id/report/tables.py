@@ -46,10 +46,14 @@ def table_s3(
     ``resolvable`` is written as ``determined/cables`` like the paper's table;
     ``class`` and ``lambda_min`` (N/m, rigid bars) come from the assessment,
     with the published values alongside (``paper_class``, ``paper_lambda_min``).
-    Where the assessments carry them (:func:`tensegrity_id.analysis.assess`):
-    ``lambda_min`` of a free-standing form is its grounding-invariant margin
-    (``lambda_min_invariant``) and ``lambda_min_grounded`` (N/m) the margin
-    of every row as grounded (the supported structures' ``lambda_min``);
+    ``lambda_min`` is the paper's margin: the smallest eigenvalue of the
+    reduced ``K_t`` on the free coordinates, the structure supported or (a
+    free-standing form) minimally grounded as the paper does.  Where the
+    assessments carry it (:func:`tensegrity_id.analysis.assess`),
+    ``lambda_min_grounding_free`` (N/m) is a free-standing form's margin with
+    every support removed (``lambda_min_invariant``: Euclidean metric,
+    rigid-body motions projected out), which does not depend on which six
+    coordinates the grounding holds; empty for a supported structure;
     ``connelly`` is Connelly's super-stability condition (``pass``,
     ``fail``, or ``n/a`` where the prestress carries a load, as on the
     frames under gravity: no self-stress, no verdict) and
@@ -75,12 +79,10 @@ def table_s3(
     if assessments is not None:
         rigid = [a["rigid"] for a in assessments]
         df["class"] = [a["class"] for a in rigid]
-        if all("lambda_min_invariant" in a for a in rigid):
+        df["lambda_min"] = [a["lambda_min"] for a in rigid]
+        if all("lambda_min_invariant" in a for a in rigid):  # absent from assessments written before it
             inv = [a["lambda_min_invariant"] for a in rigid]
-            df["lambda_min"] = [a["lambda_min"] if v is None else v for a, v in zip(rigid, inv, strict=True)]
-            df["lambda_min_grounded"] = [a["lambda_min"] for a in rigid]
-        else:  # an assessment written before the invariant margin existed
-            df["lambda_min"] = [a["lambda_min"] for a in rigid]
+            df["lambda_min_grounding_free"] = [float("nan") if v is None else v for v in inv]
         if all("connelly" in a for a in rigid):
             df["connelly"] = [
                 ("pass" if a["connelly"]["super_stable"] else "fail")
