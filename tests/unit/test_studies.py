@@ -288,3 +288,24 @@ def test_the_specification_studys_extra_rows_vary_what_is_not_a_network_setting(
     cfg["studies"]["pinn_spec_study"]["extra"][0]["protocol"] = "nope"
     with pytest.raises(RunSheetError, match="pinn_spec_study.rows\\[1\\]': protocol 'nope'"):
         RunSheet(cfg)
+
+
+def test_amplitude_of_a_two_coordinate_record_repeats_its_forcing():
+    """A record at another prestress level takes the reference record's force: for the prism's
+    two-coordinate drive (a multi-harmonic forcing) that is the set's largest amplitude, so the
+    forcing built from it equals the reference's, coordinate by coordinate."""
+    from tensegrity_id.data.records import resolve_amplitude
+
+    spec = {
+        "forcing": "multi_harmonic",
+        "drive": [[3, 0], [3, 1]],
+        "amplitudes": [1.0, 1.0],
+        "frequencies": [1.0, 1.0],
+        "amplitude_of": "series_l1",
+    }
+    reference = {"forcing": {"kind": "multi_harmonic", "coords": [9, 10], "amplitudes": [6.6442, 6.6442]}}
+    amplitude, out, search = resolve_amplitude(None, spec, {"threshold": 0.5}, reference)
+    assert amplitude == 6.6442 and search is None
+    assert out["amplitude_factor"] == pytest.approx(6.6442 / 0.5, rel=1e-12)
+    one = {"forcing": {"kind": "harmonic", "coords": [9], "amplitude": 12.61}}
+    assert resolve_amplitude(None, {**spec, "forcing": "harmonic"}, None, one)[0] == 12.61

@@ -105,6 +105,14 @@ def record_structure(structure, spec: dict):
     return structure.with_prestress(structure.sigma * k, structure.bar_sigma * k, prestress_scale=k)
 
 
+def reference_amplitude(forcing: dict) -> float:
+    """The amplitude (N) of a recorded forcing's metadata, as a record spec gives it: a
+    multi-harmonic forcing's largest amplitude (what :func:`forcing_from_spec` scales the set to)."""
+    if "amplitudes" in forcing:
+        return float(np.max(np.abs(forcing["amplitudes"])))
+    return float(forcing["amplitude"])
+
+
 def resolve_amplitude(dyn, spec: dict, threshold: dict | None = None, reference: dict | None = None, **sim):
     """The amplitude (N) of a record specification, however it is given.
 
@@ -129,7 +137,7 @@ def resolve_amplitude(dyn, spec: dict, threshold: dict | None = None, reference:
             search["n_simulations"],
         )
     elif "amplitude_of" in spec:
-        amplitude = float(reference["forcing"]["amplitude"])
+        amplitude = reference_amplitude(reference["forcing"])
         log.info("amplitude %.5g N of record '%s'", amplitude, spec["amplitude_of"])
     else:
         return record_amplitude(spec, threshold), spec, None
