@@ -75,11 +75,10 @@ def structural_identifiability(structure: Structure, *, tol: float = RANK_TOL) -
     r2 = np.linalg.svd(comb, compute_uv=False) if comb.size else np.zeros(0)
     n_comb = int((r2 > 1e-8).sum())
     basis = np.zeros((n_comb, structure.n_cables))
+    n_cable_ss = 0
     if n_comb:
         _, _, W = np.linalg.svd(comb)
         basis[:, vis] = W[:n_comb]
-    n_cable_ss = 0
-    if n_comb:
         sv_all = np.linalg.svd(A_all @ basis.T, compute_uv=False)
         n_cable_ss = n_comb - int((sv_all > tol * scale).sum())
     return {
