@@ -14,9 +14,7 @@ inp, out = snakemake.input, snakemake.output
 structures = [structure_from_report(read_json(p)) for p in inp.structures]
 assessed = [read_json(p)["rigid"] for p in inp.assess]
 titles = [
-    f"{s.name}\n{a['class']}, "
-    + r"$\lambda_{\min}$"
-    + f" = {a['lambda_min']:.3g} N/m"
+    f"{s.name}\n{a['class']}, " + r"$\lambda_{\min}$" + f" = {a['lambda_min']:.3g} N/m"
     for s, a in zip(structures, assessed, strict=True)
 ]
 plot_structures(structures, titles, [out.pdf, out.png], ncols=3)
