@@ -315,6 +315,14 @@ def test_report_and_scorecard_outputs_follow_contracts(workdir):
     assert sc.loc["table8.1.predicted_N", "status"] == "not reproducible here"
     # Table 4's X2 rows are not run by the test config: not produced here, never read from elsewhere
     assert sc.loc["table4.baseline.sigma_max_pct", "status"] == "not yet produced"
+    # the mutation self-test on this run's scorecard: no counted claim a wrong value could not fail
+    from tensegrity_id.report.scorecard import mutation_survivors
+
+    survivors = mutation_survivors(
+        pd.read_csv(workdir / "results/tables/scorecard.csv", dtype=str, keep_default_na=False)
+    )
+    print(f"unfailable claims in the test study's scorecard: {len(survivors)}")
+    assert survivors == []
     assert (workdir / "results/figures/fig2_network.png").stat().st_size > 10_000
     run(workdir, "--report", "results/report.zip")
     with zipfile.ZipFile(workdir / "results/report.zip") as z:

@@ -1,0 +1,3 @@
+from .summary import main
+
+main()
