@@ -5,10 +5,12 @@ Modules
     catalog (named structures with their prestress), formfinding, statics
     (equilibrium matrix, counts, prestress LP and self-stress), feasibility,
     cables (the single tension-only cable law), dynamics (constrained Cartesian
-    equations of motion), excitation, simulate (event-tracked integration),
-    modal (small oscillations and tangent stiffness), quaternion (the class-1
-    quaternion dynamics of Cefalo and Mirats-Tur: an independent forward model
-    sharing no dynamics code), crosscheck (the Cartesian simulator against it).
+    equations of motion), excitation, events (the event-tracked integration loop
+    shared by simulate and elastic_bars), simulate (the rigid-bar records),
+    modal (small oscillations and tangent stiffness), quaternion and
+    quaternion_algebra (the class-1 quaternion dynamics of Cefalo and
+    Mirats-Tur: an independent forward model sharing no dynamics code, its own
+    event loop included), crosscheck (the Cartesian simulator against it).
 """
 
 from .._lazy import attach
@@ -77,6 +79,8 @@ _EXPORTS = {
     "FORCING_CLASSES": "excitation",
     "sampled_forcing": "excitation",
     "DATASET_SEED_TAG": "excitation",
+    "EventSolution": "events",
+    "integrate_with_events": "events",
     "SimulationError": "simulate",
     "Record": "simulate",
     "simulate": "simulate",

@@ -36,8 +36,9 @@ Energy
     obeys ``dE/dt = (f_ext + f_damping) . q'``; the work is integrated beside
     the state, so the balance is checked from integrated quantities only.
 
-Taut-slack events are located as in the rigid simulator (one terminal event
-per cable on ``l - L0``; the taut set is fixed within a piece), so that
+Taut-slack events are located by the rigid simulator's own event loop,
+:func:`~tensegrity_id.mechanics.events.integrate_with_events` (one terminal
+event per cable on ``l - L0``; the taut set is fixed within a piece), so that
 records carry the same transition lists.
 """
 
@@ -46,11 +47,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from scipy.integrate import solve_ivp
 from scipy.linalg import cho_factor, cho_solve, eigh
 
+from .events import SimulationError, integrate_with_events, output_times
 from .excitation import Forcing
-from .simulate import Record, SimulationError
+from .simulate import Record
 from .structure import Structure
 
 __all__ = [
@@ -244,11 +245,9 @@ def simulate_elastic(
         if fixed:
             raise SimulationError(f"structure '{name}': forcing acts on fixed coordinate {fixed[0]}")
     fext = (lambda t: forcing(t, n_coords)) if forcing is not None else (lambda t: None)
-    t_out = np.round(np.arange(0.0, t_end + dt_out / 2, dt_out), 12)
-    counters = {"nfev": 0, "pieces": 0}
+    t_out = output_times(t_end, dt_out)
 
     def rhs(t, y, taut):
-        counters["nfev"] += 1
         qf, vf = y[:nf], y[nf : 2 * nf]
         fe = fext(t)
         a, _, pd = model.accelerations(qf, vf, fe, taut)
@@ -264,61 +263,33 @@ def simulate_elastic(
         out[nf : 2 * nf, nf : 2 * nf] = cho_solve(model._chol, Jv)
         return out  # the work row is left out: it does not feed back into the motion
 
-    def events(taut):
-        out = []
-        for k, (i, j) in enumerate(model.cables):
+    def gap(k, i, j):
+        def g(t, y):
+            x = model.full(y[:nf])
+            return float(np.linalg.norm(x[j] - x[i]) - model.L0[k])
 
-            def ev(t, y, _taut, k=k, i=i, j=j):
-                x = model.full(y[:nf])
-                return float(np.linalg.norm(x[j] - x[i]) - model.L0[k])
-
-            ev.terminal, ev.direction = True, (-1.0 if taut[k] else 1.0)
-            out.append(ev)
-        return out
+        return g
 
     x0 = model.full(model.q0[model.free])
     taut = ElasticBarModel._members(model.cables, x0)[1] > model.L0
-    y = np.concatenate([model.q0[model.free], np.zeros(nf), [0.0]])
-    t0, ts, ys, modes, trans = 0.0, [], [], [], []
     wall = time.perf_counter()
-    while t0 < t_end - 1e-12:
-        counters["pieces"] += 1
-        if counters["pieces"] > max_pieces:
-            raise SimulationError(f"structure '{name}': more than {max_pieces} taut-slack events")
-        mode = taut.copy()
-        sel = t_out[(t_out >= t0 - 1e-12) & (t_out <= t_end + 1e-12)]
-        sol = solve_ivp(
-            rhs,
-            (t0, t_end),
-            y,
-            method=method,
-            rtol=rtol,
-            atol=atol,
-            t_eval=sel,
-            events=events(mode),
-            args=(mode,),
-            max_step=dt_out if max_step is None else max_step,
-            jac=jac,
-        )
-        if sol.status == -1:
-            raise SimulationError(
-                f"structure '{name}': implicit solver failed after t = {t0:.6g} s: {sol.message}"
-            )
-        keep = sol.t >= (ts[-1][-1] + 1e-12 if ts else -1.0)
-        ts.append(sol.t[keep])
-        ys.append(sol.y[:, keep].T)
-        modes.append(np.repeat(mode[None], keep.sum(), axis=0))
-        if sol.status != 1:
-            break
-        t_ev, k = min((ev[0], k) for k, ev in enumerate(sol.t_events) if ev.size)
-        y = sol.y_events[k][0].copy()
-        taut[k] = not taut[k]
-        trans.append((t_ev, k, bool(taut[k])))
-        t0 = t_ev
+    sol = integrate_with_events(
+        rhs,
+        np.concatenate([model.q0[model.free], np.zeros(nf), [0.0]]),
+        taut,
+        [gap(k, i, j) for k, (i, j) in enumerate(model.cables)],
+        t_out,
+        t_end=t_end,
+        method=method,
+        rtol=rtol,
+        atol=atol,
+        max_step=dt_out if max_step is None else max_step,
+        jac=jac,
+        max_pieces=max_pieces,
+        label=f"structure '{name}'",
+    )
     wall = time.perf_counter() - wall
-    t, Y, mode_at = np.concatenate(ts), np.concatenate(ys), np.concatenate(modes)
-    if t.size != t_out.size:
-        raise SimulationError(f"structure '{name}': output grid incomplete ({t.size} of {t_out.size})")
+    t, Y, mode_at = sol.t, sol.y, sol.modes
     qf, vf = Y[:, :nf], Y[:, nf : 2 * nf]
     nt = t.size
     qdd, lam = np.zeros((nt, nf)), np.zeros((nt, model.structure.n_bars))
@@ -332,7 +303,6 @@ def simulate_elastic(
     x, v = model.full(qf, vf)
     a = np.zeros((nt, n_coords))
     a[:, model.free] = qdd
-    t_tr, k_tr, up_tr = (list(c) for c in zip(*trans, strict=True)) if trans else ([], [], [])
     return Record(
         t=t,
         q=x.reshape(nt, -1),
@@ -341,17 +311,17 @@ def simulate_elastic(
         lam=lam,
         tension=tension,
         taut=mode_at,
-        transition_times=np.array(t_tr, float),
-        transition_cables=np.array(k_tr, int),
-        transition_to_taut=np.array(up_tr, bool),
+        transition_times=sol.event_times,
+        transition_cables=sol.event_switches,
+        transition_to_taut=sol.event_to_on,
         energy={"T": E[0], "Vg": E[1], "Vs": E[2], "W": Y[:, -1]},
         forcing=forcing.signals(t).T if forcing is not None else np.zeros((nt, 0)),
         stats={
             "method": method,
             "rtol": rtol,
             "atol": atol,
-            "nfev": counters["nfev"],
-            "pieces": counters["pieces"],
+            "nfev": sol.nfev,
+            "pieces": sol.pieces,
             "wall_s": wall,
             "EA_bar": model.EA_bar.tolist(),
         },

@@ -83,6 +83,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from .quaternion_algebra import bar_vector, bar_vector_rate, conj, pure, quat_mul, shortest_arc
 from .structure import Structure
 
 __all__ = [
@@ -97,55 +98,6 @@ __all__ = [
 
 class ClassOneError(ValueError):
     """The structure is outside the quaternion model's scope (names the node or bar)."""
-
-
-def quat_mul(p, q):
-    """Hamilton product ``p q`` of quaternions, arrays of shape (..., 4)."""
-    p0, pv = p[..., :1], p[..., 1:]
-    q0, qv = q[..., :1], q[..., 1:]
-    return np.concatenate(
-        [p0 * q0 - (pv * qv).sum(-1, keepdims=True), p0 * qv + q0 * pv + np.cross(pv, qv)], axis=-1
-    )
-
-
-def _conj(q):
-    return q * np.array([1.0, -1.0, -1.0, -1.0])
-
-
-def _pure(v):
-    return np.concatenate([np.zeros(v.shape[:-1] + (1,)), v], axis=-1)
-
-
-def bar_vector(e):
-    """Unit-length bar direction of Eq. 12 (times |e|^2 off the unit sphere), shape (..., 3)."""
-    e0, e1, e2, e3 = np.moveaxis(e, -1, 0)
-    return np.stack(
-        [e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 + e0 * e3), 2 * (e1 * e3 - e0 * e2)], -1
-    )
-
-
-def _bar_vector_rate(e, ed):
-    """d/dt of :func:`bar_vector`: its Jacobian in e (linear in e) applied to ed, shape (..., 3)."""
-    e0, e1, e2, e3 = np.moveaxis(e, -1, 0)
-    d0, d1, d2, d3 = np.moveaxis(ed, -1, 0)
-    return 2 * np.stack(
-        [
-            e0 * d0 + e1 * d1 - e2 * d2 - e3 * d3,
-            e3 * d0 + e2 * d1 + e1 * d2 + e0 * d3,
-            -e2 * d0 + e3 * d1 - e0 * d2 + e1 * d3,
-        ],
-        -1,
-    )
-
-
-def _shortest_arc(u):
-    """Unit quaternion turning x onto the unit vector u (e1 = 0), shape (..., 4)."""
-    w = 1.0 + u[..., 0]
-    e = np.stack([w, np.zeros_like(w), -u[..., 2], u[..., 1]], -1)  # (1 + x.u, x cross u)
-    n = np.linalg.norm(e, axis=-1, keepdims=True)
-    flip = n[..., 0] < 1e-12  # u = -x: Cefalo and Mirats-Tur's singular orientation
-    e = np.where(flip[..., None], np.array([0.0, 0.0, 0.0, 1.0]), e / np.where(n > 0, n, 1.0))
-    return e
 
 
 @dataclass
@@ -297,9 +249,9 @@ class QuaternionModel:
         b = X[self.node_j] - X[self.node_i]
         bd = V[self.node_j] - V[self.node_i]
         nb = np.linalg.norm(b, axis=1)
-        e = _shortest_arc(b / nb[:, None])
+        e = shortest_arc(b / nb[:, None])
         w = np.cross(b, bd) / (nb**2)[:, None]
-        ed = 0.5 * quat_mul(_pure(w), e)
+        ed = 0.5 * quat_mul(pure(w), e)
         bu = self.length[:, None] * b / nb[:, None]  # the model's bar of exact length
         c = (X[self.node_i] - self.alpha_i[:, None] * bu)[: self.nf]
         cd = (V[self.node_i] - self.alpha_i[:, None] * (np.cross(w, bu)))[: self.nf]
@@ -310,7 +262,7 @@ class QuaternionModel:
         c, e, cd, ed = self.split(y)
         bhat = bar_vector(e)
         b = self.length[:, None] * bhat
-        bd = self.length[:, None] * _bar_vector_rate(e, ed)
+        bd = self.length[:, None] * bar_vector_rate(e, ed)
         a = self.X0[self.anchor_node].copy()
         ad = np.zeros_like(a)
         a[: self.nf] = c
@@ -363,10 +315,10 @@ class QuaternionModel:
         mu0 = np.cross(
             b, self.alpha_i[:, None] * Fi + self.alpha_j[:, None] * Fj + self.alpha_c[:, None] * wg
         )
-        mu = quat_mul(quat_mul(_conj(e), _pure(mu0)), e)[:, 1:]
-        w = 2 * quat_mul(_conj(e), ed)[:, 1:]
+        mu = quat_mul(quat_mul(conj(e), pure(mu0)), e)[:, 1:]
+        w = 2 * quat_mul(conj(e), ed)[:, 1:]
         wdot = (mu - np.cross(w, self.J * w)) / self.J
-        edd = 0.5 * quat_mul(e, _pure(wdot)) - (ed * ed).sum(-1, keepdims=True) * e
+        edd = 0.5 * quat_mul(e, pure(wdot)) - (ed * ed).sum(-1, keepdims=True) * e
         power = float((Fext * V).sum() - (damper * rate).sum())
         return cdd, edd, power
 
@@ -374,7 +326,7 @@ class QuaternionModel:
         """Node accelerations (n_nodes, 3) at state ``y``: ``a'' + alpha b''`` per bar end."""
         cdd, edd, _ = self.derivatives(y, taut, f_ext)
         _, e, _, ed = self.split(y)
-        bdd = self.length[:, None] * (_bar_vector_rate(e, edd) + _bar_vector_rate(ed, ed))
+        bdd = self.length[:, None] * (bar_vector_rate(e, edd) + bar_vector_rate(ed, ed))
         add = np.zeros((self.n_moving, 3))
         add[: self.nf] = cdd
         A = np.zeros((self.n, 3))
@@ -392,7 +344,7 @@ class QuaternionModel:
     def energies(self, y, taut):
         """Kinetic, gravitational and strain energy (J) of state ``y``."""
         X, V, (c, e, cd, ed, a, b, bd) = self.kinematics(y)
-        w = 2 * quat_mul(_conj(e), ed)[:, 1:]
+        w = 2 * quat_mul(conj(e), ed)[:, 1:]
         T = 0.5 * (self.mass[: self.nf] * (cd * cd).sum(-1)).sum() + 0.5 * (self.J * w * w).sum()
         centre = a + self.alpha_c[:, None] * b
         Vg = -float((self.mass[:, None] * self.g0 * centre).sum())

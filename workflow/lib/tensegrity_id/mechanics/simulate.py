@@ -2,11 +2,12 @@
 
 The index-1 equations of :class:`~tensegrity_id.mechanics.dynamics.Dynamics` are
 integrated with ``scipy.integrate.solve_ivp`` (explicit Runge-Kutta) mode by
-mode: within a piece the taut set is fixed, so the right-hand side is smooth;
-one terminal event per cable watches ``l_k - L0_k`` (downward for a taut
-cable, upward for a slack one).  At an event the integration stops, the
-cable's mode flips, and a new piece starts from the event state.  Every
-transition time and cable is recorded.  No projection onto the constraint
+mode by the shared event loop :func:`~tensegrity_id.mechanics.events.integrate_with_events`
+(also used by the elastic-bar model): within a piece the taut set is fixed, so
+the right-hand side is smooth; one terminal event per cable watches
+``l_k - L0_k`` (downward for a taut cable, upward for a slack one).  At an
+event the integration stops, the cable's mode flips, and a new piece starts
+from the event state.  Every transition time and cable is recorded.  No projection onto the constraint
 manifold is applied: the bar-length drift is measured and stored instead.
 
 The state carries the work ``W`` of the external and damping forces, so the
@@ -20,16 +21,12 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from .dynamics import Dynamics
+from .events import SimulationError, integrate_with_events, output_times
 from .excitation import Forcing
 
 __all__ = ["SimulationError", "Record", "simulate", "simulate_from_rest", "check_initial_state"]
-
-
-class SimulationError(RuntimeError):
-    """The forward simulation cannot start or failed; names time and cable."""
 
 
 @dataclass
@@ -169,98 +166,44 @@ def simulate(
     q0f = (dyn.q0 if q0 is None else np.asarray(q0, float))[dyn.free].copy()
     v0f = np.zeros(nf) if v0 is None else np.asarray(v0, float)[dyn.free].copy()
     check_initial_state(dyn, q0f, v0f, at_rest=at_rest)
-    t_out = np.round(np.arange(0.0, t_end + dt_out / 2, dt_out), 12)
-    t_out = t_out[t_out <= t_end + 1e-12]  # no sample past the end when dt_out does not divide t_end
-    t_out[-1] = min(t_out[-1], t_end)  # nor one rounded past it
+    t_out = output_times(t_end, dt_out)
     fext = (lambda t: forcing(t, n_coords)) if forcing is not None else (lambda t: None)
-    counters = {"nfev": 0, "pieces": 0}
 
     def rhs(t, y, taut):
-        counters["nfev"] += 1
-        if max_nfev is not None and counters["nfev"] > max_nfev:
-            raise SimulationError(
-                f"structure '{name}': more than {max_nfev} right-hand-side evaluations by t = {t:.4g} s "
-                "(stiff at these parameters?)"
-            )
         qf, vf = y[:nf], y[nf : 2 * nf]
         fe = fext(t)
         qdd, _, pdamp = dyn.accelerations(qf, vf, fe, taut)
         pext = 0.0 if fe is None else float(fe[dyn.free] @ vf)
         return np.concatenate([vf, qdd, [pext + pdamp]])
 
-    def make_events(taut):
-        evs = []
-        for k in range(len(dyn.L0)):
+    def gap(k):
+        def g(t, y):
+            x = dyn.full(y[:nf])
+            s = dyn.Cc[k] @ x
+            return float(np.sqrt(s @ s) - dyn.L0[k])
 
-            def ev(t, y, _mode, k=k):
-                x = dyn.full(y[:nf])
-                s = dyn.Cc[k] @ x
-                return float(np.sqrt(s @ s) - dyn.L0[k])
-
-            ev.terminal = True
-            ev.direction = -1.0 if taut[k] else 1.0
-            evs.append(ev)
-        return evs
+        return g
 
     x0 = dyn.full(q0f)
-    taut = (np.sqrt(((dyn.Cc @ x0) ** 2).sum(-1)) > dyn.L0).copy()
-    y = np.concatenate([q0f, v0f, [0.0]])
-    t0 = 0.0
-    ts, ys, modes = [], [], []
-    trans_t, trans_k, trans_up = [], [], []
+    taut = np.sqrt(((dyn.Cc @ x0) ** 2).sum(-1)) > dyn.L0
     wall = time.perf_counter()
-    while t0 < t_end - 1e-12:
-        counters["pieces"] += 1
-        if counters["pieces"] > max_pieces:
-            raise SimulationError(
-                f"structure '{name}': more than {max_pieces} taut-slack events (chattering?)"
-            )
-        mode = taut.copy()
-        # the piece that ended at t0 stored every sample up to t0 (solve_ivp keeps t_eval <= the event)
-        sel = t_out[(t_out >= t0) & (t_out <= t_end)]
-        sol = solve_ivp(
-            rhs,
-            (t0, t_end),
-            y,
-            method=method,
-            rtol=rtol,
-            atol=atol,
-            t_eval=sel,
-            events=make_events(mode),
-            args=(mode,),
-            max_step=max_step,
-        )
-        if sol.status == -1:
-            raise SimulationError(
-                f"structure '{name}': solver failed at t = {t0:.6g} s or later: {sol.message}"
-            )
-        t_piece = np.asarray(sol.t, float)
-        # a piece may hold no new sample (two events inside one output step, or an event on a
-        # sample that the previous piece already stored): only pieces with new samples are kept
-        keep = t_piece >= (ts[-1][-1] + 1e-12 if ts else -1.0)
-        if keep.any():
-            ts.append(t_piece[keep])
-            ys.append(np.asarray(sol.y)[:, keep].T)
-            modes.append(np.repeat(mode[None], keep.sum(), axis=0))
-        if sol.status == 1:  # an event stopped the piece
-            hits = [(ev[0], k) for k, ev in enumerate(sol.t_events) if ev.size]
-            t_ev, k_ev = min(hits)
-            y = sol.y_events[k_ev][0].copy()
-            taut[k_ev] = not taut[k_ev]
-            trans_t.append(t_ev)
-            trans_k.append(k_ev)
-            trans_up.append(bool(taut[k_ev]))
-            t0 = t_ev
-        else:
-            break
+    sol = integrate_with_events(
+        rhs,
+        np.concatenate([q0f, v0f, [0.0]]),
+        taut,
+        [gap(k) for k in range(len(dyn.L0))],
+        t_out,
+        t_end=t_end,
+        method=method,
+        rtol=rtol,
+        atol=atol,
+        max_step=max_step,
+        max_pieces=max_pieces,
+        max_nfev=max_nfev,
+        label=f"structure '{name}'",
+    )
     wall = time.perf_counter() - wall
-    t = np.concatenate(ts)
-    Y = np.concatenate(ys)
-    mode_at = np.concatenate(modes)
-    if t.size != t_out.size or np.abs(t - t_out).max() > 1e-9:
-        raise SimulationError(
-            f"structure '{name}': output grid incomplete ({t.size} of {t_out.size} samples)"
-        )
+    t, Y, mode_at = sol.t, sol.y, sol.modes
     qf, vf, W = Y[:, :nf], Y[:, nf : 2 * nf], Y[:, -1]
     nt = t.size
     qdd = np.zeros((nt, nf))
@@ -284,17 +227,17 @@ def simulate(
         lam=lam,
         tension=sig * length,
         taut=mode_at,
-        transition_times=np.array(trans_t),
-        transition_cables=np.array(trans_k, int),
-        transition_to_taut=np.array(trans_up, bool),
+        transition_times=sol.event_times,
+        transition_cables=sol.event_switches,
+        transition_to_taut=sol.event_to_on,
         energy={"T": T, "Vg": Vg, "Vs": Vs, "W": W},
         forcing=forcing_t,
         stats={
             "method": method,
             "rtol": rtol,
             "atol": atol,
-            "nfev": counters["nfev"],
-            "pieces": counters["pieces"],
+            "nfev": sol.nfev,
+            "pieces": sol.pieces,
             "wall_s": wall,
         },
     )
