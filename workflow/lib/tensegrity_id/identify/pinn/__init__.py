@@ -71,8 +71,11 @@ Engineering
 Modules (deepxde's separation of data, network and model)
     ``settings`` (Table S2, treatments), ``data`` (record tensors,
     collocation, transition detection), ``net`` (batched Fourier-feature
-    MLPs with Taylor-mode derivatives), ``trainer`` (loss, optimiser,
-    checkpoints, divergence), ``compile`` (the optional fused step), ``outputs`` (a run's files) and
+    MLPs with Taylor-mode derivatives), ``problem`` (records, residual,
+    networks and physical parameters of a batch), ``step`` (sampling, loss,
+    gradients), ``trainer`` (optimiser, divergence, the loop), ``checkpoint``
+    (checkpoints), ``progress`` (history and progress lines), ``compile``
+    (the optional fused step), ``outputs`` (a run's files) and
     ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``,
     with ``run_batch`` for a seed group).
 """
@@ -85,7 +88,7 @@ _EXPORTS = {
     "PINNSettings": "settings",
     "PINNNet": "net",
     "PINNTrainer": "trainer",
-    "seed_stream": "trainer",
+    "seed_stream": "problem",
     "PINNSmooth": "methods",
     "PINNComplementarity": "methods",
     "PINNEventAware": "methods",

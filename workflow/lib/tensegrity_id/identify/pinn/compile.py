@@ -1,7 +1,7 @@
 """Optional ``torch.compile`` of the training step (setting ``compile``).
 
 The trainer compiles its loss together with the loss's gradients
-(:meth:`~.trainer.PINNTrainer._loss_and_grads`, by ``torch.func``) as one
+(:meth:`~.step.PINNStep._loss_and_grads`, by ``torch.func``) as one
 graph: TorchInductor fuses the elementwise work of the Taylor streams, the
 cable law and the residual, forward and backward, into a few C++ loops, the
 matrix products staying with MKL.  It needs a C++ compiler on the machine
