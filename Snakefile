@@ -61,6 +61,7 @@ include: "workflow/rules/validation.smk"
 include: "workflow/rules/measured.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/catalog_rules.smk"
 
 
 report: "workflow/report/workflow.rst"
