@@ -8,7 +8,8 @@ standard deviation.  :func:`shooting_fisher` turns its sensitivities into
 Cramér–Rao bounds at a point, which needs no exact parameters: every method
 reports them on a measured record (:mod:`tensegrity_id.identify.base`).
 Kept apart from :mod:`.shooting` so that scoring a physics-informed run does
-not depend on the LM method.
+not depend on the LM method (:mod:`.bounds` calls :func:`shooting_fisher`);
+uses :mod:`.force_scale` only, never :mod:`.scoring`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.simulate import SimulationError, simulate_from_rest
-from .scoring import with_force_scale
+from .force_scale import with_force_scale
 
 __all__ = ["FAILED_RESIDUAL", "shooting_residual", "sensor_records", "shooting_fisher"]
 

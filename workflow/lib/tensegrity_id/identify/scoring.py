@@ -3,6 +3,13 @@
 :func:`score_result` turns a method's fit into the result record (listed in
 :mod:`tensegrity_id.identify.base`): the parameter errors, the fit metrics,
 the Cramér–Rao bounds where no exact values exist, and the outcome below.
+Each part has its own module, which imports neither this one nor ``base``
+(the imports run one way: ``base -> scoring -> {errors, fit_metrics,
+resimulation, bounds -> misfit} -> force_scale``): :mod:`.errors`
+(parameter errors), :mod:`.fit_metrics` (held-out and reconstruction
+metrics), :mod:`.resimulation` (the identified model re-simulated),
+:mod:`.bounds` (the shooting Fisher call of :mod:`.misfit`) and
+:mod:`.force_scale`; their public names are re-exported here.
 
 Parameter errors
     Relative errors (%) against the exact values over the *identifiable*
@@ -57,20 +64,24 @@ Outcome rule (thresholds from the config, defaults below)
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..analysis.identifiability import structural_identifiability
-from ..data.sensors import active_channels
-from ..mechanics.dynamics import Dynamics
-from ..mechanics.simulate import SimulationError, simulate_from_rest
+from .bounds import identified_bounds
+from .errors import parameter_errors
+from .fit_metrics import (
+    held_out_excess_pct,
+    held_out_misfit_pct,
+    held_out_ratio,
+    reconstruction_pct,
+    train_misfit_ratio,
+)
+from .force_scale import force_scale_labels, split_force_scale, with_force_scale
+from .resimulation import resimulate, resimulation_chi2, simulate_identified, simulated_prediction
 
 if TYPE_CHECKING:  # annotations only: base imports this module
     from .base import IdentificationProblem
-
-log = logging.getLogger(__name__)
 
 __all__ = [
     "OUTCOME_RULE",
@@ -91,266 +102,6 @@ __all__ = [
 ]
 
 OUTCOME_RULE = {"fit_misfit_pct": 10.0, "fit_recon_pct": 30.0, "identified_pct": 5.0, "partial_pct": 30.0}
-
-
-def _pct(a, b) -> float:
-    return float(100.0 * abs(a - b) / abs(b))
-
-
-def parameter_errors(structure, identified: dict, exact: dict | None) -> dict:
-    """Errors over identifiable cables; inert cables apart.
-
-    Returns ``{"errors": {...}, "inert_members": [...], "identifiable": [...],
-    "inert_values": {...}}``; ``errors.sigma_pct`` has ``None`` at inert
-    cables and where a method left a cable undetermined.  Without exact
-    parameters (``exact`` ``None``, a measured record) every error is ``None``.
-    """
-    inert = structural_identifiability(structure)["invisible"]
-    sig = np.asarray(identified["sigma"], float)
-    identifiable = [k for k in range(structure.n_cables) if k not in inert]
-    pct = [None] * structure.n_cables
-    if exact is not None:
-        true = np.asarray(exact["sigma"], float)
-        for k in identifiable:
-            if np.isfinite(sig[k]):
-                pct[k] = _pct(sig[k], true[k])
-    counted = [p for p in pct if p is not None]
-    errors = {
-        "sigma_pct": pct,
-        "sigma_max_pct": max(counted) if counted else None,
-        "sigma_median_pct": float(np.median(counted)) if counted else None,
-        "c_pct": _pct(identified["c"], exact["c"])
-        if exact is not None and identified.get("c") is not None
-        else None,
-    }
-    if identified.get("EA") is not None:
-        errors["EA_pct"] = _pct(identified["EA"], exact["EA"]) if exact is not None else None
-    if identified.get("force_scale") is not None:
-        true_f = None if exact is None else exact.get("force_scale")
-        errors["force_scale_pct"] = (
-            None
-            if true_f is None
-            else [_pct(a, b) for a, b in zip(identified["force_scale"], true_f, strict=True)]
-        )
-    return {
-        "errors": errors,
-        "inert_members": [int(k) for k in inert],
-        "identifiable": identifiable,
-        "inert_values": {int(k): (float(sig[k]) if np.isfinite(sig[k]) else None) for k in inert},
-    }
-
-
-def held_out_ratio(sensors: dict, a_pred) -> float | None:
-    """Held-out over training mean squared misfit of the sensor accelerations."""
-    if a_pred is None or "train" not in sensors:
-        return None
-    keep = sensors["keep"]
-    r2 = (np.asarray(a_pred) - sensors["noisy"]) ** 2
-    tr, ho = keep & sensors["train"], keep & ~sensors["train"]
-    if not ho.any() or not tr.any():
-        return None
-    return float(r2[ho].mean() / r2[tr].mean())
-
-
-def train_misfit_ratio(sensors: dict, a_pred) -> float | None:
-    """Training mean squared misfit of the sensor accelerations over the noise variance (per channel).
-
-    About 1 when the fit leaves the noise; well below 1 when the network fits the noise (the held-out
-    ratio then grows).  Channels without signal (:func:`~tensegrity_id.data.sensors.active_channels`:
-    a noise level of rounding size) are left out.  ``None`` without a prediction, a training mask or a
-    noise level.
-    """
-    std = sensors.get("noise_std")
-    if a_pred is None or "train" not in sensors or std is None:
-        return None
-    train = sensors["keep"] & sensors["train"]
-    r2 = (np.asarray(a_pred) - sensors["noisy"]) ** 2
-    var = np.broadcast_to(np.asarray(std, float) ** 2, r2.shape)
-    cols = np.broadcast_to(active_channels(std), r2.shape[1:]) if r2.ndim == 2 else None
-    if cols is not None:
-        r2, var = r2[:, cols], var[:, cols]
-    if not train.any() or not r2.size or not (var[train] > 0).all():
-        return None
-    return float(np.mean(r2[train] / var[train]))
-
-
-def _held_out(sensors: dict, a_pred):
-    """Measured held-out signal ``y`` and the mean squared misfit there, or ``None`` (nothing held out)."""
-    if a_pred is None or "train" not in sensors:
-        return None
-    ho = sensors["keep"] & ~sensors["train"]
-    if not ho.any():
-        return None
-    y = sensors["noisy"][ho]
-    return y, float(np.mean((np.asarray(a_pred)[ho] - y) ** 2))
-
-
-def held_out_misfit_pct(sensors: dict, a_pred) -> float | None:
-    """RMS misfit on the held-out samples, % of the RMS measured signal there."""
-    ho = _held_out(sensors, a_pred)
-    if ho is None:
-        return None
-    y, r2 = ho
-    return float(100.0 * np.sqrt(r2 / np.mean(y**2)))
-
-
-def held_out_excess_pct(sensors: dict, a_pred) -> float | None:
-    """RMS held-out misfit beyond the stated sensor noise, % of the RMS measured signal there."""
-    ho = _held_out(sensors, a_pred)
-    if ho is None:
-        return None
-    y, r2 = ho
-    std = sensors.get("noise_std")
-    floor = 0.0 if std is None else float(np.mean(np.broadcast_to(np.asarray(std, float) ** 2, y.shape)))
-    return float(100.0 * np.sqrt(max(r2 - floor, 0.0) / np.mean(y**2)))
-
-
-def _unmeasured(structure, channels) -> np.ndarray:
-    free = np.flatnonzero(structure.free_mask)
-    return np.setdiff1d(free, np.asarray(channels, int))
-
-
-def reconstruction_pct(structure, states: dict, channels, q_pred) -> float | None:
-    """RMS displacement error at the unmeasured free coordinates, % of the RMS true motion."""
-    if q_pred is None or states is None:
-        return None
-    cols = _unmeasured(structure, channels)
-    if cols.size == 0:
-        return None
-    true = states["q"][:, cols] - structure.q0[cols]
-    err = np.asarray(q_pred)[:, cols] - states["q"][:, cols]
-    scale = np.sqrt(np.mean(true**2))
-    return float(100.0 * np.sqrt(np.mean(err**2)) / scale) if scale > 0 else None
-
-
-def with_force_scale(forcing, factors):
-    """``forcing`` with its driven coordinates' signals times ``factors`` (on top of its own scale)."""
-    if factors is None:
-        return forcing
-    base = np.ones(len(forcing.coords)) if forcing.scale is None else np.asarray(forcing.scale, float)
-    return forcing.scaled(base * np.asarray(factors, float))
-
-
-def split_force_scale(records, flat) -> list:
-    """A flat list of force factors (records in order, driven coordinates in order) split per record."""
-    if flat is None:
-        return [None] * len(records)
-    out, i = [], 0
-    for r in records:
-        n = len(r.forcing.coords)
-        out.append(np.asarray(flat[i : i + n], float))
-        i += n
-    if i != len(flat):
-        raise ValueError(f"{len(flat)} force factors for {i} driven coordinates")
-    return out
-
-
-def simulate_identified(structure, forcing, identified: dict, t, sim: dict):
-    """The identified model re-simulated from rest in ``q0`` under the known forcing on times ``t``.
-
-    Returns the :class:`~tensegrity_id.mechanics.simulate.Record`, or the
-    failure's reason (a string) when the simulation fails.
-    """
-    sig = np.asarray(identified["sigma"], dtype=float)
-    sig = np.where(np.isfinite(sig), sig, structure.sigma)  # undetermined cables: no force on free coords
-    kwargs = {"sigma": sig, "c": identified["c"]}
-    if identified.get("EA") is not None:
-        kwargs["EA"] = identified["EA"]
-    t = np.asarray(t, float)
-    sim = {
-        "t_end": float(t[-1]),
-        "dt_out": float(t[1] - t[0]),
-        **{k: v for k, v in sim.items() if k != "max_nfev"},
-    }
-    try:
-        return simulate_from_rest(Dynamics(structure, **kwargs), forcing, **sim)
-    except SimulationError as exc:
-        return str(exc)
-    except np.linalg.LinAlgError as exc:  # a singular constraint system at non-physical parameters
-        return f"linear algebra failed ({exc})"
-
-
-def resimulate(
-    structure, forcing, identified: dict, states: dict, channels, sim: dict, rec_sim=None
-) -> dict | None:
-    """Re-simulate with the identified parameters; compare an unmeasured acceleration.
-
-    Returns ``{"pct", "coord", "t", "true", "resim"}`` or ``None`` when no
-    truth or no unmeasured coordinate exists; a failed simulation gives
-    ``pct = None`` with its reason.  ``rec_sim``: the re-simulation, when
-    already run (:func:`simulate_identified`).
-    """
-    if states is None:
-        return None
-    cols = _unmeasured(structure, channels)
-    if cols.size == 0:
-        return None
-    rms = np.sqrt(np.mean(states["qdd"][:, cols] ** 2, axis=0))
-    coord = int(cols[int(np.argmax(rms))])
-    t = states["t"]
-    rec = simulate_identified(structure, forcing, identified, t, sim) if rec_sim is None else rec_sim
-    if isinstance(rec, str):
-        return {"pct": None, "coord": coord, "reason": rec}
-    true = states["qdd"][:, coord]
-    err = rec.qdd[:, coord] - true
-    return {
-        "pct": float(100.0 * np.sqrt(np.mean(err**2)) / np.sqrt(np.mean(true**2))),
-        "coord": coord,
-        "t": t,
-        "true": true,
-        "resim": rec.qdd[:, coord],
-    }
-
-
-def resimulation_chi2(sensors: dict, rec_sim) -> float | None:
-    """Misfit of the re-simulated identified model on the measured channels, in noise variances.
-
-    ``mean(((a_sim - a_meas) / s_n)^2)`` over the kept samples (training and
-    held-out) and channels with a nonzero noise level: about 1 when the
-    identified model explains the record to the noise floor, and needs no
-    exact parameters (the paper §4.3 leaves silent failures undetectable without
-    them; this is one of the signals offered here).  ``None`` without sensor
-    data, ``inf`` when the re-simulation failed.
-    """
-    if not sensors or rec_sim is None:
-        return None
-    if isinstance(rec_sim, str):
-        return float("inf")
-    std = np.asarray(sensors["noise_std"], float)
-    live = std > 0
-    if not live.any():
-        return None
-    keep = np.asarray(sensors["keep"], bool)
-    a = rec_sim.qdd[:, np.asarray(sensors["channels"], int)]
-    r = (a[keep][:, live] - np.asarray(sensors["noisy"], float)[keep][:, live]) / std[live]
-    return float(np.mean(r**2))
-
-
-def simulated_prediction(structure, records, sigma, c, sim: dict, force_scale=None) -> list:
-    """Sensor predictions of a parameter estimate by forward simulation, per record.
-
-    For methods whose estimate is a parameter vector only (shooting, filters):
-    ``[{"q", "qdd", "a"} or None (simulation failed), ...]`` on the records'
-    sensor times, for the held-out and reconstruction metrics.
-    ``force_scale``: identified force factors (flat, :func:`split_force_scale`).
-    """
-    sim = {k: v for k, v in sim.items() if k != "max_nfev"}
-    out = []
-    for r, fs in zip(records, split_force_scale(records, force_scale), strict=True):
-        t = np.asarray(r.sensors["t"], float)
-        kw = {**sim, "t_end": float(t[-1]), "dt_out": float(t[1] - t[0])}
-        try:
-            rec = simulate_from_rest(
-                Dynamics(structure, sigma=np.asarray(sigma, float), c=float(c)),
-                with_force_scale(r.forcing, fs),
-                **kw,
-            )
-        except (SimulationError, np.linalg.LinAlgError) as exc:
-            log.info("prediction failed: %s", exc)
-            out.append(None)
-            continue
-        out.append({"q": rec.q, "qdd": rec.qdd, "a": rec.qdd[:, np.asarray(r.sensors["channels"], int)]})
-    return out
 
 
 def outcome_rule_text(rule: dict) -> str:
@@ -381,35 +132,6 @@ def classify_outcome(sigma_max_pct, misfit_pct, recon_pct, rule: dict | None = N
     if sigma_max_pct <= r["partial_pct"]:
         return "partial"
     return "silent failure"
-
-
-def force_scale_labels(problem: IdentificationProblem) -> list[str]:
-    """``{record}:force:{node}:{axis}`` of every driven coordinate (the order of a fitted force scale)."""
-    dim = problem.structure.dim
-    return [f"{r.name}:force:{c // dim}:{'xyz'[c % dim]}" for r in problem.records for c in r.forcing.coords]
-
-
-def _bounds(problem: IdentificationProblem, identified: dict) -> dict | None:
-    """Cramér–Rao bounds at the identified parameters (no exact values needed), or ``None``.
-
-    Computed for every method where the exact parameters are unknown (a
-    measured record) or a force scale was fitted: the shooting Fisher
-    information of the sensor channels at the identified point
-    (:func:`tensegrity_id.identify.misfit.shooting_fisher`).  ``None``
-    without sensor data or where a parameter is undetermined or not positive.
-    """
-    sig = np.asarray(identified["sigma"], float)
-    if not all(r.sensors for r in problem.records) or not (np.all(np.isfinite(sig)) and np.all(sig > 0)):
-        return None
-    # imported here: misfit imports this module (and only scoring with bounds needs it)
-    from .misfit import shooting_fisher  # noqa: PLC0415
-
-    try:
-        f = shooting_fisher(problem, sig, identified["c"], identified.get("force_scale"))
-    except (ValueError, np.linalg.LinAlgError) as exc:
-        return {"failed": str(exc)}
-    f.pop("n_simulations")
-    return f
 
 
 def _pooled(values) -> float | None:
@@ -479,7 +201,7 @@ def score_result(
             exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
     scored = parameter_errors(st, identified, exact)
     if "bounds" not in out and (exact is None or fs is not None):
-        out["bounds"] = _bounds(problem, identified)
+        out["bounds"] = identified_bounds(problem, identified)
     predicted = out.pop("predicted", None) or [None] * len(problem.records)
     scales = split_force_scale(problem.records, fs)
     held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None

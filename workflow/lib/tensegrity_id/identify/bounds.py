@@ -1,0 +1,41 @@
+"""Cramér–Rao bounds at an identified point: the shooting Fisher call of the scoring.
+
+Every method reports them where the exact parameters are unknown (a
+measured record) or a force scale was fitted
+(:func:`tensegrity_id.identify.scoring.score_result`); they need no exact
+values.  Uses :mod:`.misfit` only (never :mod:`.scoring` or :mod:`.base`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .misfit import shooting_fisher
+
+if TYPE_CHECKING:  # annotations only
+    from .base import IdentificationProblem
+
+__all__ = ["identified_bounds"]
+
+
+def identified_bounds(problem: IdentificationProblem, identified: dict) -> dict | None:
+    """Cramér–Rao bounds at the identified parameters (no exact values needed), or ``None``.
+
+    Computed for every method where the exact parameters are unknown (a
+    measured record) or a force scale was fitted: the shooting Fisher
+    information of the sensor channels at the identified point
+    (:func:`tensegrity_id.identify.misfit.shooting_fisher`).  ``None``
+    without sensor data or where a parameter is undetermined or not positive;
+    ``{"failed": reason}`` where the Fisher information cannot be computed.
+    """
+    sig = np.asarray(identified["sigma"], float)
+    if not all(r.sensors for r in problem.records) or not (np.all(np.isfinite(sig)) and np.all(sig > 0)):
+        return None
+    try:
+        f = shooting_fisher(problem, sig, identified["c"], identified.get("force_scale"))
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        return {"failed": str(exc)}
+    f.pop("n_simulations")
+    return f
