@@ -122,6 +122,22 @@ def test_package_inits_import_nothing_eagerly(repo):
                 assert getattr(node, "module", None) in {"__future__", "_lazy"}, (init, ast.dump(node))
 
 
+def test_no_lazy_export_is_shadowed_by_a_submodule(repo):
+    """A package's lazy export never shares its name with a submodule of the package: importing the
+    submodule would set the package attribute to the module, and the export would then return it."""
+    for init in (repo / PKG).rglob("__init__.py"):
+        exports = {}
+        for node in ast.parse(init.read_text()).body:
+            target = node.targets[0] if isinstance(node, ast.Assign) else None
+            if getattr(target, "id", None) == "_EXPORTS":
+                exports = ast.literal_eval(node.value)
+        subs = {p.stem for p in init.parent.glob("*.py")} | {
+            p.name for p in init.parent.iterdir() if (p / "__init__.py").is_file()
+        }
+        shadowed = {n for n, m in exports.items() if n in subs and m != n}
+        assert not shadowed, (init, shadowed)
+
+
 # --------------------------------------------------------------- run sheet
 def test_default_run_sheet_counts(default_config):
     sheet = RunSheet(default_config)

@@ -3,7 +3,7 @@
 Four modules, called in one direction: :mod:`.claims` loads and checks the claims file
 (``resources/published/claims.yaml``; its format is in that module's docstring), :mod:`.bands`
 turns a claim's tolerance into the band its value is judged by, :mod:`.score` reads each value
-from the results and judges it, and :mod:`.summary` counts the statuses, writes the scorecard's
+from the results and judges it, and :mod:`.overview` counts the statuses, writes the scorecard's
 files and the documentation's generated blocks, and re-scores a published reference.
 """
 
@@ -36,18 +36,18 @@ _EXPORTS = {
     "rescore": "score",
     "scorecard": "score",
     "status_counts": "score",
-    "DOC_BLOCKS": "summary",
-    "PAPER_SCALE": "summary",
-    "SUMMARY_COLUMNS": "summary",
-    "doc_blocks": "summary",
-    "headline": "summary",
-    "main": "summary",
-    "rescore_reference": "summary",
-    "scorecard_values": "summary",
-    "summary": "summary",
-    "update_docs": "summary",
-    "update_page": "summary",
-    "write_scorecard": "summary",
+    "DOC_BLOCKS": "overview",
+    "PAPER_SCALE": "overview",
+    "SUMMARY_COLUMNS": "overview",
+    "doc_blocks": "overview",
+    "headline": "overview",
+    "main": "overview",
+    "rescore_reference": "overview",
+    "scorecard_values": "overview",
+    "summary": "overview",
+    "update_docs": "overview",
+    "update_page": "overview",
+    "write_scorecard": "overview",
 }
 """Public name -> its module (imported on first access)."""
 

@@ -1,3 +1,3 @@
-from .summary import main
+from .overview import main
 
 main()
