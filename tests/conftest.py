@@ -2,6 +2,7 @@
 and the X1 and X2 test structures (the study's benchmark frames, prestressed by LP at 25 N/m)."""
 
 import copy
+import os
 import shutil
 from pathlib import Path
 
@@ -24,6 +25,25 @@ X2_SPEC = {
     "prestress": {"method": "lp", "sigma_min": 25.0},
 }
 """The two-module X-frame of the study (config ``structures.x2``)."""
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each of the two workers computes on one core: PyTorch's intra-op threads
+    would otherwise be twice the cores and the workers would take turns."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        import torch
+
+        torch.set_num_threads(1)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The workflow-running tiers (integration, SLURM) share one run of the workflow per module:
+    under pytest-xdist (``-n 2 --dist loadgroup``, the default) each module's tests stay on one
+    worker, so the run is made once; the unit tests spread over both workers."""
+    for item in items:
+        parts = item.path.relative_to(REPO).parts
+        if parts[:2] in (("tests", "integration"), ("tests", "cluster")):
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
 
 
 @pytest.fixture

@@ -293,6 +293,7 @@ def _snakemake_n(work, *args):
     )
 
 
+@pytest.mark.slow
 def test_9_a_measured_record_may_share_a_simulated_records_name_on_another_structure(tmp_path, copy_workflow):
     """Record names are per structure: 'taut_1pt' measured on my_frame beside x1's simulated one."""
     work = copy_workflow(tmp_path / "wf", extra=("profiles",))
@@ -371,6 +372,7 @@ def test_14_a_yaml_syntax_error_names_file_line_and_column(tmp_path):
     assert out.returncode == 1 and out.stderr.count("\n") == 1 and "line 2, column 6" in out.stderr
 
 
+@pytest.mark.slow
 def test_11_14_the_snakefile_reads_config_files_strictly(tmp_path, copy_workflow):
     """The default config with a YAML error, and an extra config with a repeated key: one line each."""
     work = copy_workflow(tmp_path / "wf", extra=("profiles",))

@@ -228,6 +228,7 @@ def test_run_sheet_expands_bench_tables_and_the_hybrid_rows(x1_spec):
 
 
 # ------------------------------------------------- Fisher at identified values
+@pytest.mark.slow
 def test_fisher_at_the_exact_values_is_the_identifiability_analysis(taut):
     """At the exact parameters the local Fisher summary is the before-inversion one (the paper's §3.3:
     condition ~1.9e2 on the taut X1 record, base cable null); away from them it moves, and a pooled

@@ -218,6 +218,7 @@ def test_screening_and_summary_of_a_measured_record(x1, round_trip):
     ).any()
 
 
+@pytest.mark.slow
 def test_force_scale_fit_recovers_a_miscalibrated_force_channel(x1, x1_test, tmp_path):
     """A 20 % miscalibrated force record: LM with force_scale fit finds the factor and the force densities."""
     from tensegrity_id.identify import shooting  # noqa: F401
