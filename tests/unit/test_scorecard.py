@@ -128,6 +128,21 @@ def test_no_shipped_claim_survives_a_wrong_value(claims):
     assert survivors == []
 
 
+def test_the_published_reference_is_scored_under_the_shipped_claims(repo, tmp_path):
+    """Re-scoring a copy of the paper-scale reference under the shipped claims changes nothing (the
+    shipped scorecard is current) and so writes nothing: no file, no manifest note."""
+    import shutil
+
+    from tensegrity_id.report.scorecard import rescore_reference
+
+    copy = tmp_path / "paper"
+    shutil.copytree(repo / "resources/reference/paper", copy)
+    before = {p.name: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+    new, old = rescore_reference(copy, repo / "resources/published/claims.yaml", repo)
+    assert new.astype(str).equals(old.astype(str))
+    assert {p.name: p.read_bytes() for p in copy.rglob("*") if p.is_file()} == before
+
+
 def test_the_published_reference_scorecard_can_fail(repo):
     """The paper-scale reference's scorecard, judged by its own bands: no counted claim a value three
     times or a third of the paper's would leave a match, no match beyond a factor of three, the X2 taut
@@ -487,7 +502,14 @@ def test_a_spread_over_seeds_needs_the_seeds(tmp_path):
     assert df.loc["t.a.sd", "status"] == "not yet produced"
     assert df.loc["t.a.sd", "reason"].startswith("this configuration runs 1 seed(s); a spread needs 2")
     assert df.loc["t.b.sd", "status"] == "match"
-    del columns["sd"]["needs_seeds"]  # without it, the empty cell is a deviation
+    # a value the paper makes from a larger sample: not produced by a run of fewer
+    columns["sd"] = {**columns["sd"], "needs_seeds": None, "needs": {"field": "seeds", "at_least": 3}}
+    del columns["sd"]["needs_seeds"]
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
+    df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
+    assert df.loc["t.a.sd", "reason"].startswith("this configuration runs 1 seeds; the paper's value needs 3")
+    assert df.loc["t.b.sd", "status"] == "match"
+    del columns["sd"]["needs"]  # without it, the empty cell is a deviation
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(claims))
     df = scorecard(load_claims(tmp_path / "c.yaml", root=tmp_path), root=tmp_path).set_index("id")
     assert df.loc["t.a.sd", "status"] == "deviation"

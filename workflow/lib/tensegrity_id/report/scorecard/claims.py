@@ -22,7 +22,9 @@ own seed standard deviation, reported beside the value and never added to
 the band.  ``run`` names the run behind the value where the source is a
 summary (default: the source file and row).  ``missing: <the data source>``
 names the data a claim needs that this repository cannot hold (then no
-``source``).
+``source``).  ``needs_seeds: n`` (a spread over seeds) or ``needs: {field,
+at_least}`` (a value the paper makes from a larger sample, e.g. a table's
+``trajectories``) marks a claim that a run with fewer does not produce.
 
 ``kind: input`` marks a value the workflow takes in or echoes, and must say
 where it comes from in ``from:`` (one of :data:`PROVENANCE`): a key of the
@@ -262,7 +264,7 @@ def _expand_table(entry: dict, root: Path) -> list[dict]:
                     },
                     **{
                         k: spec[k]
-                        for k in ("deviation", "anchor", "kind", "needs_seeds", "better", "from")
+                        for k in ("deviation", "anchor", "kind", "needs_seeds", "needs", "better", "from")
                         if k in spec
                     },
                     **scatter,
@@ -307,6 +309,15 @@ def load_claims(path, root=".") -> list[dict]:
             need = c.get("needs_seeds")
             if need is not None and not (isinstance(need, int) and not isinstance(need, bool) and need >= 2):
                 raise ClaimError(f"claim '{c['id']}': needs_seeds must be an integer >= 2, got {need!r}")
+            need = c.get("needs")
+            if need is not None and not (
+                isinstance(need, dict)
+                and set(need) == {"field", "at_least"}
+                and isinstance(need["at_least"], int)
+            ):
+                raise ClaimError(
+                    f"claim '{c['id']}': needs must be {{field: <column or key>, at_least: <n>}}"
+                )
             if c.get("kind", "result") not in KINDS:
                 raise ClaimError(f"claim '{c['id']}': kind {c['kind']!r} is not one of {', '.join(KINDS)}")
             _check_provenance(c)

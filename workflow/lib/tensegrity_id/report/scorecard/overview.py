@@ -140,7 +140,8 @@ def rescore_reference(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Re-score a published reference (``reference/tables/scorecard.csv``) from its own values under
     the current claims and rules, re-write its scorecard files, and bring its manifest's hashes up to
-    date with a note that only the scoring changed.  Returns ``(new, old)`` scorecards."""
+    date with a note that only the scoring changed (nothing is written where the scorecard comes
+    out the same).  Returns ``(new, old)`` scorecards."""
     import datetime
     import json
 
@@ -152,6 +153,8 @@ def rescore_reference(
     old = pd.read_csv(reference / "tables/scorecard.csv", dtype=str, keep_default_na=False)
     config = _merged_config(root, manifest.get("configs") or [])
     new = rescore(old, load_claims(claims_path, root=root), config=config, files=reference)
+    if list(old.columns) == list(new.columns) and old.astype(str).equals(new.astype(str)):
+        return new, old  # nothing to re-score: no file written, no note added
     written = write_scorecard(new, reference / "tables", reference / "values")
     entries = {e["path"]: e for e in manifest["files"]}
     for path in written:

@@ -151,22 +151,31 @@ def _sd_source(source: dict) -> dict | None:
 
 
 def _too_few_seeds(c: dict, root, cache) -> str | None:
-    """Why a claim on a spread over seeds (``needs_seeds: n``) is not produced here: the row of its
-    table (column ``seeds``) or its JSON document (key ``seeds``, a list or a count) holds fewer
-    than ``n`` seeds; ``None`` where it holds enough."""
+    """Why a claim is not produced by this configuration's protocol: a spread over seeds
+    (``needs_seeds: n``: the row of its table, column ``seeds``, or its JSON document, key
+    ``seeds``, a list or a count, holds fewer than ``n``), or a value the paper makes from a larger
+    sample (``needs: {field, at_least}``: the field beside the value, e.g. a table's
+    ``trajectories``, is smaller); ``None`` where the run has enough."""
     need = c.get("needs_seeds")
+    name, what = "seeds", "seed(s); a spread needs"
+    if not need and "needs" in c:
+        name, need, what = (
+            c["needs"]["field"],
+            c["needs"]["at_least"],
+            f"{c['needs']['field']}; the paper's value needs",
+        )
     if not need:
         return None
     src = c["source"]
     field = "column" if "column" in src else "key"
-    key = src["key"].rsplit(".", 1)[0] + ".seeds" if field == "key" and "." in src["key"] else "seeds"
+    key = src["key"].rsplit(".", 1)[0] + f".{name}" if field == "key" and "." in src["key"] else name
     n = lookup({**src, field: key}, root, cache)
     if isinstance(n, list):
         n = len(n)
     n = number(n)
     if n is None or n[1] >= need:
         return None
-    return f"this configuration runs {n[1]:g} seed(s); a spread needs {need} (config/paper.yaml runs more)"
+    return f"this configuration runs {n[1]:g} {what} {need} (config/paper.yaml runs more)"
 
 
 def _config_value(config: dict, key: str):
@@ -340,6 +349,10 @@ def rescore(
         if files is not None:
             source = {**c["source"], "file": src.removeprefix("results/")}
             here = lookup(source, files, cache)
+            few = _too_few_seeds({**c, "source": source}, files, cache) if here is not None else None
+            if few is not None:
+                rows.append(_row(c, None, None, "not yet produced", None, few, src))
+                continue
             sd_src = _sd_source(source)
             sd = lookup(sd_src, files, cache) if sd_src and here is not None else None
             here_sd = None if sd is NOT_A_NUMBER or number(sd) is None else number(sd)[1]
