@@ -36,16 +36,6 @@ def pytest_configure(config):
         torch.set_num_threads(1)
 
 
-def pytest_collection_modifyitems(config, items):
-    """The workflow-running tiers (integration, SLURM) share one run of the workflow per module:
-    under pytest-xdist (``-n 2 --dist loadgroup``, the default) each module's tests stay on one
-    worker, so the run is made once; the unit tests spread over both workers."""
-    for item in items:
-        parts = item.path.relative_to(REPO).parts
-        if parts[:2] in (("tests", "integration"), ("tests", "cluster")):
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
-
-
 @pytest.fixture
 def rng():
     """A seeded generator for tests that draw random numbers."""
