@@ -1,0 +1,141 @@
+"""The pre-registered comparison of two identification readings (tensegrity_id.report.readings)."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from tensegrity_id.report.readings import (
+    SCORE_CAP,
+    claim_score,
+    compare,
+    load_registration,
+    main,
+)
+from tensegrity_id.report.scorecard.claims import load_claims
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_frozen_lists_are_what_the_rule_selects(monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["--check"]) == 0
+    reg = load_registration(REPO / "resources/preregistration/identification_default.yaml")
+    assert len(reg.claims) == 235 and "table3.x1_taut_1pt.sigma_max_pct" in reg.claims
+    assert not any("crlb" in c or c.startswith(("s48_lm", "table6.lm")) for c in reg.claims)
+    assert (
+        reg.failure_claims[0] == "table3.x1_slack_1pt.outcome" and "fig7_taut_outcome" in reg.failure_claims
+    )
+
+
+TWO = {"tolerance": "rel:0.1"}
+ERR = {"tolerance": "ident_error_pct", "family": {"better": "lower"}}
+
+
+@pytest.mark.parametrize(
+    ("claim", "paper", "here", "status", "expected"),
+    [
+        (TWO, 2.0, 4.0, "deviation", math.log(2)),
+        (TWO, 2.0, 1.0, "deviation", math.log(2)),
+        (TWO, 2.0, 2.0, "match", 0.0),
+        (ERR, 3.5, 0.5, "better than the paper", 0.0),
+        (ERR, 3.5, 3.0, "match", 0.0),
+        (ERR, 3.5, 7.0, "deviation", math.log(2)),
+        (TWO, 1.0, 500.0, "deviation", SCORE_CAP),
+        (TWO, 0.7, -0.43, "deviation", SCORE_CAP),
+        (TWO, 0.7, -0.43, "match", 0.0),
+        ({"tolerance": "upper"}, "<1", 0.2, "match", 0.0),
+        ({"tolerance": "upper"}, 1.0, 4.0, "deviation", math.log(4)),
+        ({"tolerance": "exact"}, "identified", "partial", "deviation", 1.0),
+        ({"tolerance": "exact"}, "identified", "fit failure", "deviation", 2.0),
+        ({"tolerance": "exact"}, "partial", "identified", "deviation", 0.0),
+        ({"tolerance": "exact"}, "silent failure", "fit failure", "deviation", 0.0),
+        ({"tolerance": "qualitative"}, "yes", "no", "deviation", 1.0),
+        (TWO, 2.0, None, "not yet produced", None),
+        (TWO, 2.0, 3.0, "not reproducible here", None),
+    ],
+)
+def test_claim_score(claim, paper, here, status, expected):
+    got = claim_score(claim, paper, here, status)
+    assert got == (None if expected is None else pytest.approx(expected, abs=1e-12))
+
+
+def _run(root: Path, card: dict, table3: list[dict]) -> Path:
+    tables = root / "results" / "tables"
+    tables.mkdir(parents=True)
+    with open(tables / "scorecard.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, ["id", "here", "status"])
+        w.writeheader()
+        w.writerows({"id": k, "here": h, "status": s} for k, (h, s) in card.items())
+    with open(tables / "table3.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, ["row", "outcome", "held_out_ratio"])
+        w.writeheader()
+        w.writerows(table3)
+    return root
+
+
+def _reg(**over):
+    from tensegrity_id.report.readings import Registration
+
+    base = dict(
+        readings={"a": "a.yaml", "b": "b.yaml"},
+        sections=(),
+        id_patterns=(),
+        exclude_patterns=(),
+        claims=("table3.x1_taut_1pt.sigma_max_pct", "table3.x1_taut_1pt.outcome"),
+        failure_claims=("table3.x2_taut_1pt.outcome",),
+        held_out_band=10.0,
+    )
+    return Registration(**{**base, **over})
+
+
+def test_compare_decides_by_the_mean_and_reports_contradicted_failures(tmp_path):
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    paper = {c["id"]: c["paper"] for c in claims}
+    assert paper["table3.x1_taut_1pt.outcome"] == "identified"
+    assert paper["table3.x2_taut_1pt.outcome"] == "silent failure"
+    p = float(paper["table3.x1_taut_1pt.sigma_max_pct"])
+    a = _run(
+        tmp_path / "a",
+        {
+            "table3.x1_taut_1pt.sigma_max_pct": (4 * p, "deviation"),
+            "table3.x1_taut_1pt.outcome": ("partial", "deviation"),
+            "table3.x2_taut_1pt.outcome": ("silent failure", "match"),
+        },
+        [{"row": "x1", "outcome": "partial", "held_out_ratio": 94}],
+    )
+    b = _run(
+        tmp_path / "b",
+        {
+            "table3.x1_taut_1pt.sigma_max_pct": (p / 10, "better than the paper"),
+            "table3.x1_taut_1pt.outcome": ("identified", "match"),
+            "table3.x2_taut_1pt.outcome": ("identified", "deviation"),
+        },
+        [{"row": "x1", "outcome": "identified", "held_out_ratio": 1.6}],
+    )
+    out = compare({"a": a, "b": b}, _reg(), claims)
+    assert out["n_counted"] == 2
+    assert out["means"]["a"] == pytest.approx((math.log(4) + 1.0) / 2)
+    assert out["means"]["b"] == 0.0
+    assert out["decision"] == "b" and out["why"] == "the lower mean score"
+    (fail,) = out["failures"]
+    assert fail["a_contradicts"] is False and fail["b_contradicts"] is True
+
+
+def test_a_tie_goes_to_the_held_out_ratios_in_the_paper_band(tmp_path):
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    same = {"table3.x1_taut_1pt.outcome": ("identified", "match")}
+    a = _run(tmp_path / "a", same, [{"row": "x1", "outcome": "identified", "held_out_ratio": 94}])
+    b = _run(tmp_path / "b", same, [{"row": "x1", "outcome": "identified", "held_out_ratio": 2.0}])
+    out = compare({"a": a, "b": b}, _reg(claims=("table3.x1_taut_1pt.outcome",)), claims)
+    assert out["means"] == {"a": 0.0, "b": 0.0}
+    assert out["decision"] == "b" and out["why"].startswith("a tie")
+    assert out["held_out"] == {"a": {"inside": 0, "successful": 1}, "b": {"inside": 1, "successful": 1}}
+
+
+def test_a_missing_scorecard_is_named(tmp_path):
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    with pytest.raises(FileNotFoundError, match="reading 'a': no scorecard at .*run the study first"):
+        compare({"a": tmp_path / "a", "b": tmp_path / "b"}, _reg(), claims)
