@@ -112,7 +112,7 @@ def plot_own_record_fit(
     if np.any(~has_sd):
         ax.plot(x[~has_sd], values[~has_sd], "x", color="k", label="identified (no bound)")
     ax.set_xticks(x, [f"{p.name}\n{p.value:.4g} N/m" for p in drawn], fontsize=8)
-    ax.set_xlim(-0.5, len(drawn) - 0.5)
+    ax.set_xlim(-0.5, max(len(drawn), 1) - 0.5)
     ax.set_ylabel("identified − design\n(% of design)", fontsize=8)
     ax.legend(fontsize=7, loc="best")
     others = [p for p in params if p.unit != "N/m"]
