@@ -198,6 +198,7 @@ class PINNTrainer(PINNStep, CheckpointMixin, ProgressMixin):
         if checkpoint is not None:
             self.try_resume(checkpoint, fp)
         t_start = time.perf_counter() - self.elapsed
+        self._progress_begin()
         while self.step < stop:
             if s.treatment == "event" and self.step % s.event_every == 0:
                 ev = self.detect_transitions()
@@ -238,6 +239,7 @@ class PINNTrainer(PINNStep, CheckpointMixin, ProgressMixin):
             self.optimizer.step()
             self.scheduler.step()
             self.step += 1
+            self._progress_tick()
             self._hold_stopped()
             bad = [m for m, ok in enumerate(self._finite_params()) if not ok]
             if bad:
