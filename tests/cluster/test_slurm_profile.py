@@ -4,12 +4,15 @@
 slurmctld and slurmd; the workflow on ``config/test.yaml`` then goes through
 ``--profile profiles/slurm`` with one rule forced to fail, is fixed and
 re-run, and its outputs are compared with a local run of the same config.
+The failing job is retried once (the profile's ``retries: 1``): its second
+submission asks SLURM for twice the runtime and memory of the first (the
+rule's request times the attempt, ``tensegrity_id.workflow.job_resources``).
 
 Without slurmdbd there is no ``sacct`` ("accounting storage is disabled"), so
 the status check uses ``squeue`` (``slurm.conf`` keeps finished jobs visible
 for ``MinJobAge = 3600`` s, well over 3x the profile's 20 s before the first
 check and longer than the whole test); no account is passed (``--slurm-no-account``: the plugin would ask
-``sacctmgr``); ``--retries 0`` so the forced failure is not submitted twice.
+``sacctmgr``).
 
 Skips where SLURM cannot be installed or started (no root, no package
 access); with ``TENSEGRITY_REQUIRE_SLURM=1`` (set by ``.ci/run``) it fails
@@ -36,8 +39,6 @@ SLURM_ARGS = [
     "--slurm-status-command",
     "squeue",
     "--slurm-no-account",
-    "--retries",
-    "0",
     "--keep-going",
 ]
 FAILING_RULE = "assess_steel_design"  # runs on SLURM; plot_figS3 and all depend on it
@@ -63,11 +64,37 @@ def _submitted(output):
     }
 
 
-def _squeue_states():
+def _minutes(limit):
+    """A SLURM time limit (``[days-]hours:minutes:seconds``, ``minutes:seconds``, ``minutes``), in minutes."""
+    days, _, clock = limit.rpartition("-")
+    parts = [int(p) for p in clock.split(":")]
+    if len(parts) == 1:
+        parts = [0, parts[0], 0]
+    elif len(parts) == 2:
+        parts = [0, *parts]
+    h, m, sec = parts
+    return (int(days or 0) * 24 + h) * 60 + m + sec / 60
+
+
+def _megabytes(mem):
+    """A SLURM memory request (``2000M``, ``2G``, ``1T``; a plain number is MB) in MB."""
+    unit = mem[-1].upper()
+    scale = {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024**2}
+    return float(mem[:-1]) * scale[unit] if unit in scale else float(mem)
+
+
+def _squeue_jobs():
+    """SLURM job id -> (state, time limit in minutes, memory requested in MB), finished jobs included."""
     out = subprocess.run(
-        ["squeue", "--states=all", "--noheader", "-o", "%i %T"], capture_output=True, text=True, check=True
+        ["squeue", "--states=all", "--noheader", "-o", "%i %T %l %m"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
-    return {int(i): s for i, s in (line.split() for line in out.splitlines())}
+    return {
+        int(i): (state, _minutes(limit), _megabytes(mem))
+        for i, state, limit, mem in (line.split() for line in out.splitlines())
+    }
 
 
 @pytest.fixture(scope="module")
@@ -100,14 +127,15 @@ def cluster_run(tmp_path_factory, copy_workflow, slurm):
     original = script.read_text()
     script.write_text('raise RuntimeError("forced failure (tests/cluster)")\n' + original)
     first = _snakemake(wd, *SLURM_ARGS)
-    states_after_first = _squeue_states()
+    jobs_after_first = _squeue_jobs()
     script.write_text(original)
     second = _snakemake(wd, *SLURM_ARGS)
-    return wd, first, states_after_first, second
+    return wd, first, jobs_after_first, second
 
 
 def test_jobs_went_through_slurm(cluster_run):
-    wd, first, states, _ = cluster_run
+    wd, first, slurm_jobs, _ = cluster_run
+    states = {j: state for j, (state, _, _) in slurm_jobs.items()}
     jobs = _submitted(first.output)
     assert len(jobs) > 30, first.output[-3000:]
     assert FAILING_RULE in jobs.values() and any(r.startswith("identify_pinn_") for r in jobs.values())
@@ -123,12 +151,20 @@ def test_jobs_went_through_slurm(cluster_run):
     assert not {"make_tableS3", "plot_fig1", "all"} & set(jobs.values())
 
 
-def test_forced_failure_is_reported_and_only_it_and_its_dependents_rerun(cluster_run):
-    _, first, states, second = cluster_run
+def test_forced_failure_is_retried_with_more_and_reported(cluster_run):
+    _, first, slurm_jobs, _ = cluster_run
     assert first.returncode != 0
     assert f"Error in rule {FAILING_RULE}" in first.output
-    failed = [j for j, r in _submitted(first.output).items() if r == FAILING_RULE]
-    assert len(failed) == 1 and states[failed[0]] == "FAILED"
+    # submitted twice (retries: 1), both failed; the retry asked for twice the runtime and memory
+    failed = sorted(j for j, r in _submitted(first.output).items() if r == FAILING_RULE)
+    assert len(failed) == 2 and [slurm_jobs[j][0] for j in failed] == ["FAILED", "FAILED"]
+    (_, minutes_1, mb_1), (_, minutes_2, mb_2) = (slurm_jobs[j] for j in failed)
+    assert minutes_1 > 0 and mb_1 > 0
+    assert (minutes_2, mb_2) == (2 * minutes_1, 2 * mb_1), (minutes_1, mb_1, minutes_2, mb_2)
+
+
+def test_after_the_fix_only_the_failed_job_and_its_dependents_rerun(cluster_run):
+    _, _, _, second = cluster_run
     assert second.returncode == 0, second.output[-3000:]
     assert sorted(_submitted(second.output).values()) == [FAILING_RULE]
     assert _executed_rules(second.output) == {FAILING_RULE, "plot_figS3", "all"}

@@ -13,8 +13,7 @@ rule assess_structure:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             settings=config.get("assessment", {}),
@@ -35,8 +34,7 @@ rule assess_prestress_scan:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             scales=lambda w: ASSESS["scan"]["scales"],
@@ -60,8 +58,7 @@ rule assess_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=20, mem_mb=1000),
     params:
         **canonical_params(
             stride=ASSESS["record_stride"],
@@ -83,8 +80,7 @@ rule assess_steel_design:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             steel=ASSESS.get("steel", {}),
@@ -108,8 +104,7 @@ rule plot_figS3:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_figS3.py"
 
@@ -137,8 +132,7 @@ rule make_table9:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/make_table9.py"
 
@@ -155,8 +149,7 @@ rule plot_figS2:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_figS2.py"
 
@@ -174,7 +167,6 @@ rule plot_figS1:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_figS1.py"

@@ -18,18 +18,27 @@ def catalog_rows(name):
     return rows
 
 
+def catalog_inputs(artefact):
+    """A generated rule's inputs: the entry's paths, a shipped input (resources/...)
+    found from the workflow's location."""
+    return {
+        name: [WF.own(p) for p in paths] if isinstance(paths, list) else WF.own(paths)
+        for name, paths in artefact.input_paths(catalog_rows).items()
+    }
+
+
 for _artefact in CATALOG.generated:
 
     rule:
         name:
             _artefact.rule
         input:
-            **_artefact.input_paths(catalog_rows),
+            **catalog_inputs(_artefact),
             lib=lib(_artefact.script),
             # the script as an input: an edited script re-runs the job (its
             # path in the script directive below is a pattern, which
             # Snakemake's own check of the script's age does not follow)
-            script=f"workflow/scripts/{_artefact.script}.py",
+            script=WF.script(_artefact.script),
         output:
             **catalog_outputs(_artefact.id),
         log:
@@ -38,8 +47,7 @@ for _artefact in CATALOG.generated:
             "../../envs/core.yaml"
         threads: 1
         resources:
-            runtime=5,
-            mem_mb=500,
+            **per_attempt(runtime=5, mem_mb=500),
         params:
             **canonical_params(
                 config=entry(_artefact.config) if _artefact.config else {},

@@ -1,5 +1,8 @@
 # Helpers shared by the rule files. The path provider, the run sheet, the
-# library inputs and config look-ups.  Every result path is built here.
+# library inputs and config look-ups.  Every result path is built here; every
+# path of the workflow's own files (scripts, library, catalog, resources/)
+# comes from WF (workflow/Snakefile: found from the workflow's location, so
+# that the workflow also runs as a module of another one).
 # Every rule's params pass through canonical_params (tensegrity_id.workflow.
 # rule_params): mappings with sorted keys, so reordering the keys of a config
 # section re-runs nothing, and a changed value re-runs the rules that use it.
@@ -9,6 +12,7 @@ from types import SimpleNamespace
 from snakemake.exceptions import WorkflowError
 
 from tensegrity_id.identify.base import C0, SIGMA0
+from tensegrity_id.workflow.job_resources import per_attempt
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
 from tensegrity_id.workflow.rule_params import canonical_params
@@ -46,7 +50,7 @@ def paths(kind, rows, suffix=""):
 # ---------------------------------------------------------- study catalog
 # Every output of the study described once (workflow/catalog.yaml): rule
 # all and localrules (Snakefile) and each artefact rule's outputs come from it.
-CATALOG = load_catalog()
+CATALOG = load_catalog(WF.path("workflow/catalog.yaml"))
 
 
 def catalog_outputs(artefact):
@@ -68,7 +72,12 @@ def catalog_outputs(artefact):
 def lib(script):
     """Library files that the script of a job imports, read from its code;
     Snakemake tracks scripts, not imports."""
-    return library_inputs(f"workflow/scripts/{script}.py")
+    return library_inputs(WF.script(script), lib_root=WF.lib)
+
+
+def published(name):
+    """A published table or value file of the paper (resources/published/), an input."""
+    return WF.path(f"resources/published/{name}")
 
 
 # -------------------------------------------------------------- run sheet
@@ -393,7 +402,7 @@ def published_tables():
     """The published tables (resources/published/*.csv) that the claims expand."""
     from tensegrity_id.report.scorecard import published_tables as tables
 
-    return tables(config["report"]["scorecard"]["claims"])
+    return [WF.path(t) for t in tables(config["report"]["scorecard"]["claims"])]
 
 
 def scorecard_sources():
@@ -405,8 +414,5 @@ def scorecard_sources():
     from tensegrity_id.report.scorecard import claim_files, load_claims
 
     produced = {f for files in TARGETS.values() for f in files}
-    return [
-        f
-        for f in claim_files(load_claims(config["report"]["scorecard"]["claims"]))
-        if f in produced
-    ]
+    claims = load_claims(config["report"]["scorecard"]["claims"], root=WF.path("."))
+    return [f for f in claim_files(claims) if f in produced]

@@ -13,8 +13,7 @@ rule plot_fig1:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_fig1.py"
 
@@ -31,8 +30,7 @@ rule plot_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_record.py"
 
@@ -49,8 +47,7 @@ rule plot_energy_balance:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_energy_balance.py"
 
@@ -68,8 +65,7 @@ rule plot_fig3:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             labels=labels(ROWS["fig3"], "structure", "record", "protocol"),
@@ -91,8 +87,7 @@ rule plot_fig4:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_fig4.py"
 
@@ -109,8 +104,7 @@ rule plot_fig5:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             labels=[
@@ -145,8 +139,7 @@ rule plot_baselines:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_baselines.py"
 
@@ -158,7 +151,7 @@ rule plot_fig6:
             "fisher", [r for r in ROWS["bench_fig6"] if r.get("label") != "repeat"]
         ),
         structure=study_structure("fig6"),
-        published="resources/published/fig6.yaml",
+        published=published("fig6.yaml"),
         lib=lib("plot_fig6"),
     output:
         **catalog_outputs("fig6"),
@@ -168,8 +161,7 @@ rule plot_fig6:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             rows=study_params("fig6"),
@@ -184,7 +176,7 @@ rule plot_fig7:
         fisher=paths("fisher", ROWS["bench_fig7"]),
         sensors=paths("sensors", ROWS["bench_fig7"][:1]),
         structure=study_structure("fig7"),
-        published="resources/published/fig7.yaml",
+        published=published("fig7.yaml"),
         lib=lib("plot_fig7"),
     output:
         **catalog_outputs("fig7"),
@@ -194,8 +186,7 @@ rule plot_fig7:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             rows=study_params("fig7"),

@@ -17,8 +17,7 @@ rule compute_fisher:
         "../../envs/core.yaml"
     threads: 2
     resources:
-        runtime=30,
-        mem_mb=2000,
+        **per_attempt(runtime=30, mem_mb=2000),
     params:
         **canonical_params(
             fisher={
@@ -42,8 +41,7 @@ rule compute_prism_series:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             levels=config["analysis"]["prestress_series"]["levels"],
@@ -69,8 +67,7 @@ rule compute_grouping:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             group=lambda w: entry("analysis.grouping", w.structure)["cables"],

@@ -17,8 +17,7 @@ rule fit_regression:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     script:
         "../scripts/fit_regression.py"
 
@@ -50,8 +49,7 @@ for group in SHEET.pinn_groups:
             "../../envs/core.yaml"
         threads: pinn_threads(group)
         resources:
-            runtime=pinn_runtime(group),
-            mem_mb=pinn_mem_mb(group),
+            **per_attempt(runtime=pinn_runtime(group), mem_mb=pinn_mem_mb(group)),
         params:
             **canonical_params(
                 seeds=group["seeds"],
@@ -87,8 +85,7 @@ rule verify_residual:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             beta=PINN["settings"].get("beta"),
@@ -124,8 +121,7 @@ rule identify_baseline:
         "../../envs/core.yaml"
     threads: lambda w: 2 if w.method == "lm_shooting" else 1
     resources:
-        runtime=60,
-        mem_mb=2000,
+        **per_attempt(runtime=60, mem_mb=2000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),
@@ -155,8 +151,7 @@ rule lm_restarts:
         "../../envs/core.yaml"
     threads: 2
     resources:
-        runtime=120,
-        mem_mb=2000,
+        **per_attempt(runtime=120, mem_mb=2000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),
@@ -188,8 +183,7 @@ rule lm_landscape:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=60,
-        mem_mb=2000,
+        **per_attempt(runtime=60, mem_mb=2000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),
@@ -202,7 +196,7 @@ rule lm_landscape:
 
 rule springrod_example:
     input:
-        published="resources/published/springrod_appendix_a.csv",
+        published=published("springrod_appendix_a.csv"),
         lib=lib("springrod_example"),
     output:
         **catalog_outputs("springrod"),
@@ -214,8 +208,7 @@ rule springrod_example:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=60,
-        mem_mb=2000,
+        **per_attempt(runtime=60, mem_mb=2000),
     params:
         **canonical_params(
             settings=STUDIES.get("springrod", {}),
@@ -248,8 +241,7 @@ rule baseline_variants:
         "../../envs/core.yaml"
     threads: lambda w: 2 if w.method == "lm_shooting" else 1
     resources:
-        runtime=180,
-        mem_mb=2000,
+        **per_attempt(runtime=180, mem_mb=2000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),
@@ -291,8 +283,7 @@ rule identify_pinn_lm:
         "../../envs/core.yaml"
     threads: 2
     resources:
-        runtime=60,
-        mem_mb=2000,
+        **per_attempt(runtime=60, mem_mb=2000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),

@@ -15,8 +15,7 @@ rule compute_threshold:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=30,
-        mem_mb=1000,
+        **per_attempt(runtime=30, mem_mb=1000),
     params:
         **canonical_params(
             spec=lambda w: entry("records.thresholds", w.structure, w.threshold),
@@ -44,8 +43,7 @@ rule simulate_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
-        mem_mb=1000,
+        **per_attempt(runtime=20, mem_mb=1000),
     params:
         **canonical_params(
             spec=lambda w: entry("records.suite", w.structure, w.record),
@@ -70,8 +68,7 @@ rule make_sensor_data:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=10, mem_mb=500),
     params:
         **canonical_params(
             protocol=lambda w: entry("records.protocols", w.structure, w.protocol),
@@ -92,8 +89,7 @@ rule compute_modal:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     script:
         "../scripts/compute_modal.py"
 
@@ -113,8 +109,7 @@ rule crosscheck_quaternion:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
-        mem_mb=1000,
+        **per_attempt(runtime=20, mem_mb=1000),
     params:
         **canonical_params(
             structures=[r["structure"] for r in ROWS["crosscheck_structures"]],

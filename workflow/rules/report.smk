@@ -7,7 +7,7 @@
 rule make_table1:
     input:
         structures=paths("structure", [{"structure": s} for s in ROWS["table1"]]),
-        published="resources/published/table1.csv",
+        published=published("table1.csv"),
         lib=lib("make_table1"),
     output:
         **catalog_outputs("table1"),
@@ -17,8 +17,7 @@ rule make_table1:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             labels=STUDIES["table1"].get("labels", {}),
@@ -46,8 +45,7 @@ rule make_tableS2:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             config=study_config(),
@@ -70,8 +68,12 @@ rule make_scorecard:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
+    params:
+        **canonical_params(
+            # the claims' published tables are named from the workflow's root
+            root=WF.path("."),
+        ),
     script:
         "../scripts/make_scorecard.py"
 
@@ -89,8 +91,7 @@ rule plot_fig2:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             settings=PINN[

@@ -20,8 +20,7 @@ rule compute_flexible_bar_convergence:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             E_bar=STUDIES["robustness"].get("flexible_bars", {}).get("E_bar", []),
@@ -43,8 +42,7 @@ rule compute_member_model_adequacy:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             structures=[r["structure"] for r in ROWS["member_model"]],
@@ -81,8 +79,7 @@ rule compute_bar_stiffness_sensitivity:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
-        mem_mb=2000,
+        **per_attempt(runtime=20, mem_mb=2000),
     params:
         **canonical_params(
             E_bar=STUDIES["robustness"].get("bar_stiffness", {}).get("E_bar", []),
@@ -117,8 +114,7 @@ rule make_force_scale_table:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             rows=[

@@ -15,8 +15,7 @@ rule generate_structure:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             spec=structure_spec,
@@ -38,8 +37,7 @@ rule compute_prism_feasibility:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             settings=STUDIES["prism_feasibility"],

@@ -5,7 +5,7 @@ rule make_tableS3:
     input:
         structures=paths("structure", [{"structure": s} for s in ROWS["tableS3"]]),
         assess=paths("assess", [{"structure": s} for s in ROWS["tableS3"]]),
-        published="resources/published/tableS3.csv",
+        published=published("tableS3.csv"),
         lib=lib("make_tableS3"),
     output:
         **catalog_outputs("tableS3"),
@@ -15,8 +15,7 @@ rule make_tableS3:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     script:
         "../scripts/make_tableS3.py"
 
@@ -40,8 +39,7 @@ rule make_table2:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             records=[r["record"] for r in SHEET.records],
@@ -62,8 +60,7 @@ rule make_table5:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     script:
         "../scripts/make_table5.py"
 
@@ -80,8 +77,7 @@ rule make_pinn_summary:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     script:
         "../scripts/make_pinn_summary.py"
 
@@ -94,7 +90,7 @@ rule make_table6:
             path("regression", seed=TABLE6.get("seed", 0), **r)
             for r in ROWS["table6_regression"]
         ],
-        published="resources/published/table6.csv",
+        published=published("table6.csv"),
         lib=lib("make_table6"),
     output:
         **catalog_outputs("table6"),
@@ -104,8 +100,7 @@ rule make_table6:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             records=TABLE6.get("records", {}),
@@ -128,7 +123,7 @@ for _table in BENCH_TABLE_RULES:
                 [run for row in ROWS[f"bench_{_table}"] for run in row["runs"]],
                 ".json",
             ),
-            published=f"resources/published/{_table}.csv",
+            published=published(f"{_table}.csv"),
             lib=lib("make_bench_table"),
         output:
             **catalog_outputs(_table),
@@ -138,8 +133,7 @@ for _table in BENCH_TABLE_RULES:
             "../../envs/core.yaml"
         threads: 1
         resources:
-            runtime=5,
-            mem_mb=500,
+            **per_attempt(runtime=5, mem_mb=500),
         params:
             **canonical_params(
                 table=_table,
@@ -172,8 +166,7 @@ rule make_tableS5_baselines:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             rows=[
@@ -200,8 +193,7 @@ rule make_silent_failures:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             rows=ROWS["silent_rows"],
@@ -215,7 +207,7 @@ rule make_seed_study:
     input:
         runs=lambda w: paths("pinn", study_row("seed_study", w.row)["runs"], ".json"),
         fisher=lambda w: path("fisher", **study_row("seed_study", w.row)),
-        published="resources/published/seed_study.yaml",
+        published=published("seed_study.yaml"),
         lib=lib("make_seed_study"),
     output:
         **catalog_outputs("seed_study"),
@@ -225,8 +217,7 @@ rule make_seed_study:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             row=lambda w: {
@@ -246,7 +237,7 @@ rule make_pinn_spec_study:
             [run for row in ROWS["bench_pinn_spec_study"] for run in row["runs"]],
             ".json",
         ),
-        table3="resources/published/table3.csv",
+        table3=published("table3.csv"),
         lib=lib("make_pinn_spec_study"),
     output:
         **catalog_outputs("pinn_spec_study"),
@@ -256,8 +247,7 @@ rule make_pinn_spec_study:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             rows=[

@@ -23,8 +23,7 @@ rule identify_hexprism_modal:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             assignment=HEXPRISM.get("assignment"),
@@ -47,8 +46,7 @@ rule plot_fig8:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_fig8.py"
 
@@ -65,8 +63,7 @@ rule compute_simplex_model:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             cable_EA=SIMPLEX.get("cable_EA"),
@@ -90,8 +87,7 @@ rule validate_simplex_extraction:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
-        mem_mb=1000,
+        **per_attempt(runtime=20, mem_mb=1000),
     params:
         **canonical_params(
             cable_EA=SIMPLEX.get("cable_EA"),
@@ -105,7 +101,7 @@ rule make_table8:
     input:
         measured=SIMPLEX.get("measured", []),
         model=rules.compute_simplex_model.output.json,
-        published="resources/published/table8.csv",
+        published=published("table8.csv"),
         records=[SIMPLEX_RECORDS[k] for k in sorted(SIMPLEX_RECORDS)],
         lib=lib("make_table8"),
     output:
@@ -116,8 +112,7 @@ rule make_table8:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             cable_EA=SIMPLEX.get("cable_EA"),
@@ -139,8 +134,7 @@ rule compute_damping_limit:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     params:
         **canonical_params(
             cable_EA=SIMPLEX.get("cable_EA"),
@@ -164,8 +158,7 @@ rule plot_fig10:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             cable_EA=SIMPLEX.get("cable_EA"),
@@ -188,8 +181,7 @@ rule plot_fig11:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/plot_fig11.py"
 
@@ -206,8 +198,7 @@ rule make_table7:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     script:
         "../scripts/make_table7.py"
 
@@ -219,8 +210,8 @@ rule make_measured_validation:
         extraction=rules.validate_simplex_extraction.output.json,
         prestress=rules.make_table8.output.json,
         damping=rules.compute_damping_limit.output.json,
-        published="resources/published/measured_validation.yaml",
-        rows="resources/published/measured_validation_rows.yaml",
+        published=published("measured_validation.yaml"),
+        rows=published("measured_validation_rows.yaml"),
         lib=lib("make_measured_validation"),
     output:
         **catalog_outputs("measured_validation"),
@@ -230,7 +221,6 @@ rule make_measured_validation:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=500,
+        **per_attempt(runtime=5, mem_mb=500),
     script:
         "../scripts/make_measured_validation.py"

@@ -18,7 +18,7 @@ from tensegrity_id.report.scorecard import headline, load_claims, scorecard, sco
 from tensegrity_id.report.tables import write_table
 
 log = setup_log(snakemake.log[0])
-claims = load_claims(snakemake.input.claims)
+claims = load_claims(snakemake.input.claims, root=snakemake.params.root)
 df = scorecard(claims, available=set(snakemake.input.sources), config=dict(snakemake.config))
 values = scorecard_values(df)
 log.info("%d claims: %s; %s", len(df), values["counts"], values["headline"])

@@ -100,19 +100,28 @@ def load_job(target_file: str, configfiles: Iterable[str | Path] = (), root: str
     returns its job; runs nothing.  Raises Snakemake's error when no rule
     writes the target.
     """
-    from snakemake.api import SnakemakeApi
-    from snakemake.iocontainers import Snakemake
-    from snakemake.settings.types import (
-        ConfigSettings,
-        DAGSettings,
-        OutputSettings,
-        Quietness,
-        ResourceSettings,
-    )
+    from snakemake.settings.types import OutputSettings, Quietness
 
     root = Path(root).resolve()
     configfiles = [Path(f).resolve() for f in configfiles]
     output = OutputSettings(dryrun=True, quiet={Quietness.ALL}, enable_file_logging=False)
+    # reading the Snakefile puts the workflow's library first on PYTHONPATH (for a run's jobs);
+    # this process runs no job, so the variable is put back as it was
+    pythonpath = os.environ.get("PYTHONPATH")
+    try:
+        return _load_job(target_file, configfiles, root, output)
+    finally:
+        if pythonpath is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = pythonpath
+
+
+def _load_job(target_file, configfiles, root, output) -> DebugJob:
+    from snakemake.api import SnakemakeApi
+    from snakemake.iocontainers import Snakemake
+    from snakemake.settings.types import ConfigSettings, DAGSettings, ResourceSettings
+
     with SnakemakeApi(output) as api:
         workflow_api = api.workflow(
             resource_settings=ResourceSettings(),

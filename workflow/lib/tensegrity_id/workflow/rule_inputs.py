@@ -23,8 +23,10 @@ sub-package) for the cases that want it.  A dynamically chosen module
 (``identify.base.get_method`` loading a method by name) is not seen: a
 script imports the modules of the methods it runs.
 
-The result is deterministic (sorted paths relative to the working directory)
-and cached per process.
+The result is deterministic (sorted paths under ``lib_root`` as given: relative
+to the working directory in a run from the clone, absolute where the workflow
+is a module of another, :mod:`tensegrity_id.workflow.workflow_files`) and
+cached per process.
 """
 
 from __future__ import annotations
@@ -167,8 +169,8 @@ def library_inputs(script, *, lib_root="workflow/lib") -> list[str]:
     script : path
         The rule's script, e.g. ``workflow/scripts/plot_fig4.py``.
     lib_root : path
-        The folder holding the ``tensegrity_id`` package, relative to the
-        working directory (as Snakemake inputs are).
+        The folder holding the ``tensegrity_id`` package, as the rule's inputs
+        name it (relative to the working directory, or absolute).
 
     Examples
     --------
