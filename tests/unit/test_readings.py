@@ -1,4 +1,4 @@
-"""The pre-registered comparison of two identification readings (tensegrity_id.report.readings)."""
+"""The pre-registered comparison of two identification readings (tensegrity_id.workflow.readings)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import math
 from pathlib import Path
 
 import pytest
-from tensegrity_id.report.readings import (
+from tensegrity_id.report.scorecard.claims import load_claims
+from tensegrity_id.workflow.readings import (
     SCORE_CAP,
     claim_score,
     compare,
     load_registration,
     main,
 )
-from tensegrity_id.report.scorecard.claims import load_claims
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def _run(root: Path, card: dict, table3: list[dict]) -> Path:
 
 
 def _reg(**over):
-    from tensegrity_id.report.readings import Registration
+    from tensegrity_id.workflow.readings import Registration
 
     base = dict(
         readings={"a": "a.yaml", "b": "b.yaml"},

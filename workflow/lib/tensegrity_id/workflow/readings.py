@@ -32,7 +32,7 @@ paper reports a partial result or a failure *contradicts* that finding, whatever
 
 Run it::
 
-    python -m tensegrity_id.report.readings RUN_DIR_A RUN_DIR_B [--out DIR]
+    python -m tensegrity_id.workflow.readings RUN_DIR_A RUN_DIR_B [--out DIR]
 
 (each run folder holding ``results/``; the readings' names from the registration, in its
 order).  ``--check`` re-derives the frozen claim list from the claims file and fails when it
@@ -129,7 +129,7 @@ def failure_claims(claims: list[dict]) -> list[str]:
 
 
 def _num(x):
-    from .scorecard.bands import number
+    from ..report.scorecard.bands import number
 
     if x is None or (isinstance(x, float) and math.isnan(x)) or str(x).strip() in ("", "nan"):
         return None
@@ -179,8 +179,10 @@ def _held_out_share(run: Path, band: float) -> tuple[int, int]:
     path = run / "results" / "tables" / "table3.csv"
     if not path.exists():
         return 0, 0
-    ok = [r for r in _read_csv(path) if str(r.get("outcome", "")).strip() in ("identified", "partial")]
-    inside = [r for r in ok if _num(r.get("held_out_ratio")) and _num(r["held_out_ratio"])[1] < band]
+    from ..results.identification import KEY
+
+    ok = [r for r in _read_csv(path) if str(r.get(KEY.outcome, "")).strip() in ("identified", "partial")]
+    inside = [r for r in ok if _num(r.get(KEY.held_out_ratio)) and _num(r[KEY.held_out_ratio])[1] < band]
     return len(inside), len(ok)
 
 
@@ -258,7 +260,7 @@ def _write(result: dict, out: Path) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m tensegrity_id.report.readings", description=__doc__.split("\n")[0]
+        prog="python -m tensegrity_id.workflow.readings", description=__doc__.split("\n")[0]
     )
     ap.add_argument(
         "runs", nargs="*", type=Path, help="each reading's run folder, in the registration's order"
@@ -268,7 +270,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=Path("results/readings"))
     ap.add_argument("--check", action="store_true", help="the frozen claim lists against the claims file")
     args = ap.parse_args(argv)
-    from .scorecard.claims import load_claims
+    from ..report.scorecard.claims import load_claims
 
     reg = load_registration(args.registration)
     claims = load_claims(args.claims)
