@@ -18,8 +18,7 @@ rule import_measured_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             entry=measured,
@@ -45,8 +44,7 @@ rule screen_measured_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=20,
-        mem_mb=1000,
+        **per_attempt(runtime=20, mem_mb=1000),
     params:
         **canonical_params(
             problem=problem_options(BASELINES),
@@ -75,8 +73,7 @@ rule assess_measured_record:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=10,
-        mem_mb=1000,
+        **per_attempt(runtime=10, mem_mb=1000),
     params:
         **canonical_params(
             tol_rel=ASSESS.get("tol_rel", 1e-8),
@@ -103,10 +100,32 @@ rule make_measured_summary:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     script:
         "../scripts/make_measured_summary.py"
+
+
+rule plot_measured_fit:
+    input:
+        structure=path("structure"),
+        record_npz=path("record", ".npz"),
+        record_json=path("record", ".json"),
+        sensors=path("sensors", protocol="measured"),
+        results=measured_results,
+        lib=lib("plot_measured_fit"),
+    output:
+        **catalog_outputs("measured_fits"),
+    log:
+        logs("plot_measured_fit/{structure}/{record}.log"),
+    wildcard_constraints:
+        record=MEASURED_RE,
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        **per_attempt(runtime=10, mem_mb=2000),
+    script:
+        "../scripts/plot_measured_fit.py"
 
 
 rule identify_measured_peaks:
@@ -131,8 +150,7 @@ rule identify_measured_peaks:
         "../../envs/core.yaml"
     threads: 1
     resources:
-        runtime=5,
-        mem_mb=1000,
+        **per_attempt(runtime=5, mem_mb=1000),
     params:
         **canonical_params(
             tol_rel=ASSESS.get("tol_rel", 1e-8),

@@ -72,6 +72,7 @@ PATHS = {
     "measured_screening": "measured/{structure}/{record}/screening.json",
     "measured_assessment": "measured/{structure}/{record}/assessment.json",
     "measured_summary": "measured/{structure}/{record}/summary",
+    "measured_fit": "measured/{structure}/{record}/fit",
     "peaks": "measured/{structure}/peaks/{name}",
 }
 """Kind -> template under ``results/`` (the extension, where a kind has several files, is the suffix)."""
