@@ -45,18 +45,18 @@ def main(repeats: int = 3):
         walls, out = [], None
         for _ in range(repeats):
             out = get_method(method, **opts).run(problems[kind])
-            walls.append(out["wall_s"])
+            walls.append(out.wall_s)
         res[label] = {
             **summary(walls),
-            "sigma_max_pct": out["errors"]["sigma_max_pct"],
-            "c_pct": out["errors"]["c_pct"],
-            "n_forward_simulations": out["n_forward_simulations"],
-            "n_model_evaluations": out.get("n_model_evaluations"),
+            "sigma_max_pct": out.errors.sigma_max_pct,
+            "c_pct": out.errors.c_pct,
+            "n_forward_simulations": out.n_forward_simulations,
+            "n_model_evaluations": out.n_model_evaluations,
         }
         print(
             f"{label}: median {statistics.median(walls):.2f} s, "
-            f"sigma {out['errors']['sigma_max_pct']:.3g} %, c {out['errors']['c_pct']:.3g} %, "
-            f"{out['n_forward_simulations']} simulations",
+            f"sigma {out.errors.sigma_max_pct:.3g} %, c {out.errors.c_pct:.3g} %, "
+            f"{out.n_forward_simulations} simulations",
             flush=True,
         )
     path = write("baselines_speed", res)

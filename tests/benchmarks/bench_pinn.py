@@ -307,9 +307,9 @@ def batched(s, rd, n_seeds, n_steps, fast, rate):
     exact = {"sigma": s.sigma, "c": float(np.mean(s.cable_damping)), "EA": float(np.mean(s.cable_EA))}
 
     def max_err(p):
-        return parameter_errors(s, p, exact)["errors"]["sigma_max_pct"]
+        return parameter_errors(s, p, exact).errors.sigma_max_pct
 
-    ok = [k for k in range(s.n_cables) if k not in parameter_errors(s, alone[0], exact)["inert_members"]]
+    ok = [k for k in range(s.n_cables) if k not in parameter_errors(s, alone[0], exact).inert_members]
     rel = [
         float(np.max(np.abs(b["sigma"][ok] / a["sigma"][ok] - 1))) for a, b in zip(alone, inside, strict=True)
     ]

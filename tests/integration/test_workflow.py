@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from tensegrity_id.results.identification import IdentificationResult, SeedGroupSummary, VariantsResult
 
 pytestmark = pytest.mark.integration
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -132,6 +133,7 @@ def test_pinn_outputs_follow_contracts(workdir):
 
     base = workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps300"
     r = json.loads(base.with_suffix(".json").read_text())
+    assert r["schema"] == {"kind": "identification", "version": IdentificationResult.VERSION}
     keys = {"method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors"}
     keys |= {"inert_members", "reconstruction_pct", "held_out_ratio", "resimulation_pct", "outcome", "wall_s"}
     assert keys <= set(r) and r["method"] == "pinn_smooth" and r["steps"] == 300
@@ -153,10 +155,11 @@ def test_pinn_outputs_follow_contracts(workdir):
         (workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed1_steps300.json").read_text()
     )
     assert r1["seed"] == 1 and r1["batch"]["seeds"] == [0, 1] and r["batch"] == r1["batch"]
-    assert r1["identified"] != r["identified"] and r["step_mode"] == "eager" and r["diverged"] is None
-    summ = json.loads(
-        (workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300.json").read_text()
-    )
+    assert r1["identified"] != r["identified"] and r["step_mode"] == "eager"
+    assert IdentificationResult.load(base.with_suffix(".json")).diverged is None
+    group = workdir / "results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300.json"
+    summ = json.loads(group.read_text())
+    assert SeedGroupSummary.load(group).errors["sigma_max_pct"].n == 2
     assert summ["seeds"] == [0, 1] and summ["n_seeds"] == 2
     err = [r["errors"]["sigma_max_pct"], r1["errors"]["sigma_max_pct"]]
     assert summ["errors"]["sigma_max_pct"]["mean"] == pytest.approx(sum(err) / 2)
@@ -229,6 +232,7 @@ def test_baseline_outputs_follow_contracts(workdir):
     assert [s["start"] for s in rs["starts"]] == [[10.0, 0.3], [30.0, 1.0]]
     assert all({"chi2", "spurious", "sigma_max_pct", "c_pct"} <= set(s) for s in rs["starts"])
     var = workdir / "results/identify/lm_shooting/x1/taut_1pt/top_node_seed0_variants_lm_diff_step.json"
+    assert VariantsResult.load(var).variants[0].errors.sigma_max_pct is not None
     var = json.loads(var.read_text())
     assert [v["options"] for v in var["variants"]] == [{"diff_step": 1e-3}] and "chi2" in var["variants"][0]
     scan = json.loads((workdir / "results/values/lm_landscape/x1/slack_1pt/top_node.json").read_text())

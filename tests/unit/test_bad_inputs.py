@@ -142,32 +142,52 @@ def test_3_the_shipped_records_pass_the_unit_screen_near_one():
 
 
 def test_3_an_assessment_of_a_fit_failure_says_it_is_one(x1):
+    from result_records import make_result
     from tensegrity_id.analysis.assessment import assess_identified
-    from tensegrity_id.report.measured_summary import method_summary
+    from tensegrity_id.report.measured_summary import method_summary, summary_table
+    from tensegrity_id.results.assessment import DesignVerdict
+    from tensegrity_id.results.screening import ChannelScreen, MeasuredSummary, ScreeningDigest
 
-    result = {
-        "method": "lm_shooting",
-        "seed": 0,
-        "identified": {"sigma": list(np.asarray(x1.sigma) * 2.0), "c": 1.0},
-        "resimulation_chi2": 4.0e5,
-        "spurious_minimum": True,
-        "held_out_excess_pct": 95.0,
-    }
-    screening = {"members": {f"sigma_{k}": "determinable" for k in range(x1.n_cables)}}
-    assessment = assess_identified(x1, [result], screening)["methods"]["lm_shooting"]
+    result = make_result(
+        method="lm_shooting",
+        identified={"sigma": list(np.asarray(x1.sigma) * 2.0), "c": 1.0},
+        exact=None,
+        resimulation_chi2=4.0e5,
+        spurious_minimum=True,
+        held_out_excess_pct=95.0,
+    ).to_json()  # as the rules read it, from its file
+    members = {f"sigma_{k}": "determinable" for k in range(x1.n_cables)}
+    screening = ChannelScreen(
+        theta=[*x1.sigma, 1.0],
+        names=[*members, "c"],
+        condition_identifiable=10.0,
+        lambda_min_identifiable=1.0,
+        null_members=[],
+        crlb_relative={},
+        crlb_max_pct=1.0,
+        crlb_max_parameter="c",
+        weak_pct=10.0,
+        members=members,
+        point="nominal",
+    )
+    assessment = assess_identified(x1, [result], screening).methods["lm_shooting"]
     m = method_summary([result], assessment)
-    assert m["fit_failure"] is True
+    assert m.fit_failure is True
     good = {**result, "spurious_minimum": False, "held_out_excess_pct": 0.5}
-    assert method_summary([good], assessment)["fit_failure"] is False
+    assert method_summary([good], assessment).fit_failure is False
 
-    from tensegrity_id.report.measured_summary import summary_table
-
-    summary = {
-        "screening": {"members": screening["members"], "crlb_relative_nominal": {}},
-        "design": {"sigma": list(x1.sigma), "class": "stable", "margin": 1.0},
-        "methods": [m],
-    }
-    row = summary_table(summary).iloc[-1 if m["seed_scatter_relative"] is None else -2]
+    summary = MeasuredSummary(
+        structure="x1",
+        record="r",
+        source={},
+        channels=[],
+        noise_std=[],
+        noise_method="stated",
+        screening=ScreeningDigest(members, {}, 10.0, []),
+        design=DesignVerdict(class_="stable", margin=1.0, sigma=list(x1.sigma)),
+        methods=[m],
+    )
+    row = summary_table(summary).iloc[-1 if m.seed_scatter_relative is None else -2]
     cls = summary_table(summary).set_index("row").loc["lm_shooting (seeds 0)", "class"]
     assert cls.endswith("(fit failure: not an assessment of the structure)"), (cls, row)
 

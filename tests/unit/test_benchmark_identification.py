@@ -6,6 +6,7 @@ import copy
 import numpy as np
 import pandas as pd
 import pytest
+from result_records import make_result
 from tensegrity_id import IdentificationProblem, RecordData, get_method
 from tensegrity_id.data.records import amplitude_for_transitions, forcing_from_spec
 from tensegrity_id.data.sensors import noise_realization, sensor_data
@@ -20,6 +21,7 @@ from tensegrity_id.report.tables import (
     model_form_methods_table,
     silent_failure_table,
 )
+from tensegrity_id.results.fisher import LocalFisher
 from tensegrity_id.workflow.runsheet import RunSheet, RunSheetError
 
 SPEC = {"forcing": "harmonic", "drive": [[1, 1]], "frequency": 1.0}
@@ -74,10 +76,10 @@ def test_resimulation_chi2_is_one_at_the_exact_parameters_and_large_far_off(x1, 
 def test_pinn_lm_recovers_taut_x1_from_a_start_30_percent_off(x1, taut):
     start = {"sigma": list(x1.sigma * np.array([1.3, 0.7, 1.3, 0.7])), "c": 1.3}
     out = get_method("pinn_lm", start_from=start).run(taut)
-    assert out["method"] == "pinn_lm" and out["outcome"] == "identified"
-    assert out["errors"]["sigma_max_pct"] < 0.5 and out["errors"]["c_pct"] < 1.0
-    assert 0.7 < out["chi2"] < 1.3 and 0.7 < out["resimulation_chi2"] < 1.3
-    assert out["starts"][0]["start"][0] == pytest.approx(start["sigma"])
+    assert out.method == "pinn_lm" and out.outcome == "identified"
+    assert out.errors.sigma_max_pct < 0.5 and out.errors.c_pct < 1.0
+    assert 0.7 < out.chi2 < 1.3 and 0.7 < out.resimulation_chi2 < 1.3
+    assert out.starts[0].start[0] == pytest.approx(start["sigma"])
 
 
 def test_pinn_lm_refuses_a_missing_or_mismatched_start(taut):
@@ -89,19 +91,19 @@ def test_pinn_lm_refuses_a_missing_or_mismatched_start(taut):
 
 # ------------------------------------------------------------------ tables
 def _res(sig_max, *, seed=0, outcome="identified", chi2=1.0, sigma=(25.0, 40.0, 26.0, 26.0)):
-    return {
-        "seed": seed,
-        "identified": {"sigma": list(sigma), "c": 1.0},
-        "exact": {"sigma": [25.0, 40.0, 25.0, 25.0], "c": 1.0},
-        "identifiable": [1, 2, 3],
-        "errors": {"sigma_max_pct": sig_max, "c_pct": 1.0},
-        "reconstruction_pct": 2.0,
-        "held_out_ratio": 1.5,
-        "held_out_misfit_pct": 2.1,
-        "resimulation_chi2": chi2,
-        "n_transitions": 20,
-        "outcome": outcome,
-    }
+    return make_result(
+        seed=seed,
+        identified={"sigma": list(sigma), "c": 1.0},
+        exact={"sigma": [25.0, 40.0, 25.0, 25.0], "c": 1.0},
+        identifiable=[1, 2, 3],
+        errors={"sigma_max_pct": sig_max, "c_pct": 1.0},
+        reconstruction_pct=2.0,
+        held_out_ratio=1.5,
+        held_out_misfit_pct=2.1,
+        resimulation_chi2=chi2,
+        n_transitions=20,
+        outcome=outcome,
+    )
 
 
 def test_bench_table_means_over_seeds_with_the_paper_beside():
@@ -163,6 +165,20 @@ def test_model_form_methods_table_measures_each_method_against_its_matched_recor
         model_form_methods_table(rows, {**results, ("taut_mass", "ukf"): []})
 
 
+def _fisher_at_start(condition: float, crlb_max_pct: float) -> LocalFisher:
+    """The Fisher information at a hybrid's start: its condition and worst relative bound (%)."""
+    return LocalFisher(
+        theta=[25.0, 1.0],
+        names=["sigma_0", "c"],
+        condition_identifiable=condition,
+        lambda_min_identifiable=1.0,
+        null_members=[],
+        crlb_relative={"sigma_0": crlb_max_pct / 100, "c": 0.0},
+        crlb_max_pct=crlb_max_pct,
+        crlb_max_parameter="sigma_0",
+    )
+
+
 def test_silent_failure_table_flags_by_fixed_thresholds():
     rows = [
         {"row": "a", "structure": "x2", "record": "taut_1pt", "protocol": "half"},
@@ -174,8 +190,8 @@ def test_silent_failure_table_flags_by_fixed_thresholds():
     ]
     good = [_res(1.0)]
     hybrid = [[_res(0.1)], [_res(0.2)]]
-    hybrid[0][0]["fisher_at_start"] = {"condition_identifiable": 5e4, "crlb_max_pct": 12.0}
-    hybrid[1][0]["fisher_at_start"] = {"condition_identifiable": 2e2, "crlb_max_pct": 0.3}
+    hybrid[0][0] = hybrid[0][0].replace(fisher_at_start=_fisher_at_start(5e4, 12.0))
+    hybrid[1][0] = hybrid[1][0].replace(fisher_at_start=_fisher_at_start(2e2, 0.3))
     df = silent_failure_table(
         rows, [silent, good], hybrid, {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0, "crlb_pct": 5.0}
     )
@@ -233,21 +249,17 @@ def test_fisher_at_the_exact_values_is_the_identifiability_analysis(taut):
     """At the exact parameters the local Fisher summary is the before-inversion one (the paper's §3.3:
     condition ~1.9e2 on the taut X1 record, base cable null); away from them it moves, and a pooled
     problem adds its records' information (the same record twice: the bounds shrink by sqrt(2))."""
-    from tensegrity_id.analysis.local_fisher import fisher_at
+    from tensegrity_id.analysis.local_fisher import local_fisher
 
     s = taut.structure
-    exact = fisher_at(taut, s.sigma, 1.0)
-    assert exact["null_members"] == ["sigma_0"] and 170 < exact["condition_identifiable"] < 210
-    assert (
-        exact["theta"][:4] == pytest.approx(list(s.sigma)) and exact["crlb_max_parameter"] in exact["names"]
-    )
-    off = fisher_at(taut, 1.3 * s.sigma, 0.7)
-    assert off["theta"][-1] == pytest.approx(0.7) and off["crlb_max_pct"] != pytest.approx(
-        exact["crlb_max_pct"]
-    )
+    exact = local_fisher(taut, s.sigma, 1.0)
+    assert exact.null_members == ["sigma_0"] and 170 < exact.condition_identifiable < 210
+    assert exact.theta[:4] == pytest.approx(list(s.sigma)) and exact.crlb_max_parameter in exact.names
+    off = local_fisher(taut, 1.3 * s.sigma, 0.7)
+    assert off.theta[-1] == pytest.approx(0.7) and off.crlb_max_pct != pytest.approx(exact.crlb_max_pct)
     twice = IdentificationProblem(s, taut.records * 2, truth=taut.truth, sim=taut.sim)
-    assert fisher_at(twice, s.sigma, 1.0)["crlb_max_pct"] == pytest.approx(
-        exact["crlb_max_pct"] / np.sqrt(2), rel=1e-9
+    assert local_fisher(twice, s.sigma, 1.0).crlb_max_pct == pytest.approx(
+        exact.crlb_max_pct / np.sqrt(2), rel=1e-9
     )
     with pytest.raises(ValueError, match="cables"):
-        fisher_at(taut, s.sigma[:2], 1.0)
+        local_fisher(taut, s.sigma[:2], 1.0)

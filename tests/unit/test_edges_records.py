@@ -39,6 +39,7 @@ from tensegrity_id.mechanics.catalog import build_structure
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.excitation import make_forcing, sampled_forcing
 from tensegrity_id.mechanics.simulate import simulate
+from tensegrity_id.results.screening import RECORD_SCREENS, RecordScreens
 from tensegrity_id.workflow.config_check import ConfigError, check_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,6 +91,11 @@ def broadband(design, broadband_force) -> pd.DataFrame:
     return _simulated(design, broadband_force)
 
 
+def _screens(imported: dict) -> RecordScreens:
+    """The screens an import wrote into the record's metadata, read back as its record."""
+    return RecordScreens.from_json(imported["meta"][RECORD_SCREENS])
+
+
 def _import(design, df, tmp_path, entry=None, name="rec.csv"):
     """The record imported as the workflow imports it (file checks, then every screen)."""
     path = tmp_path / name
@@ -108,10 +114,10 @@ def test_the_example_sits_at_one_times_the_design_model(design, example, tmp_pat
     """The rule's premise: a record in SI units sits near 1 (here 1.006; allowed within 3)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", RecordScreenWarning)
-        screens = _import(design, example, tmp_path)["meta"]["record_screens"]
-    assert screens["level_ratio"] == pytest.approx(1.0, abs=0.05)
-    assert all(a > 0.95 for a in screens["agreement"].values())  # 1 = the model's shape and level
-    assert screens["warnings"] == [] and screens["outliers"]["found"] == []
+        screens = _screens(_import(design, example, tmp_path))
+    assert screens.level_ratio == pytest.approx(1.0, abs=0.05)
+    assert all(a > 0.95 for a in screens.agreement.values())  # 1 = the model's shape and level
+    assert screens.warnings == [] and screens.outliers.found == [] and screens.model_agrees
 
 
 def test_a_force_in_daN_is_refused_at_start_up_naming_the_unit(example, tmp_path):
@@ -171,15 +177,13 @@ def test_a_level_off_by_4_but_no_unit_factor_is_a_warning_and_2_passes(design, e
     df["force:1:y"] *= 0.5  # a 2 x miscalibration: within the model's factor 3, silent
     with warnings.catch_warnings():
         warnings.simplefilter("error", RecordScreenWarning)
-        assert _import(design, df, tmp_path)["meta"]["record_screens"]["level_ratio"] == pytest.approx(
-            2.0, rel=0.05
-        )
+        assert _screens(_import(design, df, tmp_path)).level_ratio == pytest.approx(2.0, rel=0.05)
     df["force:1:y"] *= 0.5  # 4 x: beyond 3, not a unit factor
     with pytest.warns(
         RecordScreenWarning, match=r"are 4\.\d+ x the design model's .* not a known unit factor"
     ):
         out = _import(design, df, tmp_path)
-    assert len(out["meta"]["record_screens"]["warnings"]) == 1
+    assert len(_screens(out).warnings) == 1
 
 
 # ------------------------------------------------------------- reversed, swapped, stuck
@@ -201,7 +205,7 @@ def test_a_reversed_force_is_a_warning_naming_the_force_channel(design, example,
         RecordScreenWarning, match=r"every acceleration channel runs against .* 'force:1:y' reversed"
     ):
         out = _import(design, df, tmp_path)
-    assert max(out["meta"]["record_screens"]["agreement"].values()) < -0.9
+    assert max(_screens(out).agreement.values()) < -0.9
 
 
 def test_two_swapped_channels_are_named_as_a_pair(design, broadband, tmp_path):
@@ -253,11 +257,11 @@ def test_a_stated_noise_the_record_does_not_carry_is_a_warning(design, example, 
         RecordScreenWarning, match=r"differs from the noise stated in 'noise' by more than a factor 2"
     ):
         out = _import(design, example, tmp_path, {"noise": 0.2})
-    noise = out["meta"]["record_screens"]["noise"]
+    noise = _screens(out).noise
     # the example carries 2 % of each channel's RMS (1.77, 1.77, 1.42 m/s^2): 0.035, 0.035, 0.028
     for label, true in zip(ACC, (0.0353, 0.0354, 0.0285), strict=True):
-        assert noise[label]["ratio"] == pytest.approx(true / 0.2, rel=0.25)
-    assert all(f"'{c}'" in out["meta"]["record_screens"]["warnings"][0] for c in ACC)
+        assert noise[label].ratio == pytest.approx(true / 0.2, rel=0.25) and noise[label].reliable
+    assert all(f"'{c}'" in _screens(out).warnings[0] for c in ACC)
     with warnings.catch_warnings():  # within a factor 2 of the estimate: silent
         warnings.simplefilter("error", RecordScreenWarning)
         _import(design, example, tmp_path, {"noise": 0.04})
@@ -265,7 +269,7 @@ def test_a_stated_noise_the_record_does_not_carry_is_a_warning(design, example, 
         RecordScreenWarning, match=r"'acc:1:y' 0\.0\d+ m/s\^2 against 0\.01 stated \([34]\.\d+ x\)"
     ):
         out = _import(design, example, tmp_path, {"noise": {"acc:1:y": 0.01}})
-    assert list(out["meta"]["record_screens"]["noise"]) == ["acc:1:y"]
+    assert list(_screens(out).noise) == ["acc:1:y"]
 
 
 # ---------------------------------------------------------------------------- outliers
@@ -279,8 +283,8 @@ def test_one_corrupt_sample_is_named_by_time_and_index_or_dropped(design, exampl
     assert "(sample index 200 of the kept record; the recorded force does not explain it)" in msg
     assert "a corrupt sample? Repair or remove it, or set 'outliers: drop'" in msg
     out = _import(design, df, tmp_path, {"outliers": "drop"})
-    found = out["meta"]["record_screens"]["outliers"]["found"]
-    assert [(e["channel"], e["index"], e["t"]) for e in found] == [("acc:1:y", 200, 2.0)]
+    found = _screens(out).outliers.found
+    assert [(e.channel, e.index, e.t) for e in found] == [("acc:1:y", 200, 2.0)]
     sens = out["sensors"]
     assert not sens["keep"][200] and sens["keep"].sum() == len(df) - 1
     mid = 0.5 * (df.loc[199, "acc:1:y"] + df.loc[201, "acc:1:y"])
@@ -303,11 +307,9 @@ def test_a_corrupt_force_sample_is_named_but_an_impact_is_not(design, example, b
     force = broadband_force.copy()
     force[150] += 100.0
     out = _import(design, _simulated(design, force), tmp_path)
-    report = out["meta"]["record_screens"]["outliers"]
-    assert report["found"] == [] and out["meta"]["record_screens"]["warnings"] == []
-    assert any(
-        e["channel"] == "force:1:y" and e["index"] == 150 and e["verifiable"] for e in report["impacts"]
-    )
+    report = _screens(out).outliers
+    assert report.found == [] and _screens(out).warnings == []
+    assert any(e.channel == "force:1:y" and e.index == 150 and e.verifiable for e in report.impacts)
 
 
 def test_the_outliers_setting_is_read_at_start_up_and_checked_by_the_schema(example, tmp_path):
@@ -349,12 +351,12 @@ def test_a_linear_algebra_failure_in_lm_shooting_is_its_failure_outcome(short_pr
 
     monkeypatch.setattr(shooting, "least_squares", singular)
     out = get_method("lm_shooting", starts=[[30.0, 1.0], [10.0, 0.3]]).run(short_problem)
-    assert out["outcome"] == "diverged" and out["bounds"] is None
-    assert out["diverged"]["reason"].startswith(
+    assert out.outcome == "diverged" and out.bounds is None
+    assert out.diverged["reason"].startswith(
         "this start stopped: linear algebra failed (LinAlgError: Singular"
     )
-    assert [s["chi2"] for s in out["starts"]] == [np.inf, np.inf] and all(s["failed"] for s in out["starts"])
-    assert out["identified"]["sigma"][1] == pytest.approx(30.0)  # the (first) guess kept
+    assert [s.chi2 for s in out.starts] == [np.inf, np.inf] and all(s.failed for s in out.starts)
+    assert out.identified.sigma[1] == pytest.approx(30.0)  # the (first) guess kept
 
 
 def test_a_linear_algebra_failure_of_the_bounds_leaves_the_fit(short_problem, monkeypatch):
@@ -363,8 +365,8 @@ def test_a_linear_algebra_failure_of_the_bounds_leaves_the_fit(short_problem, mo
 
     monkeypatch.setattr(shooting, "shooting_fisher", singular)
     out = get_method("lm_shooting", starts=[[30.0, 1.0]], max_nfev=2).run(short_problem)
-    assert out["outcome"] != "diverged" and out["bounds"] is None
-    assert out["bounds_failure"].startswith("no Cramér-Rao bounds: linear algebra failed (LinAlgError: Eigen")
+    assert out.outcome != "diverged" and out.bounds is None
+    assert out.bounds_failure.startswith("no Cramér-Rao bounds: linear algebra failed (LinAlgError: Eigen")
 
 
 # -------------------------------------------------------------------------- CSV dialects

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from result_records import make_result
 from tensegrity_id.data.records import forcing_from_spec
 from tensegrity_id.data.runio import (
     atomic_path,
@@ -127,7 +128,7 @@ def _write_all(folder, taut=None) -> list:
     fig = _figure()
     save_figure(fig, [folder / "f.png", folder / "f.pdf"], dpi=50)
     plt.close(fig)
-    result = {"_history": [{"step": 10, "L_total": 0.5}], "_series": None, "seed": 0}
+    result = make_result(history=[{"step": 10, "L_total": 0.5}])
     write_run(result, folder / "run.json", folder / "run_history.csv", folder / "run_series.npz")
     with atomic_path(folder / "raw.npz") as tmp:
         np.savez(tmp, x=np.arange(2))

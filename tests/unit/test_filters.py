@@ -148,14 +148,14 @@ def test_batched_accelerations_equal_the_single_state_solve(x1):
 
 def test_ukf_identifies_the_taut_x1_record(x1):
     out = get_method("ukf").run(_x1(x1, 10.0, 5.0))
-    assert out["errors"]["sigma_max_pct"] < 5.0 and out["errors"]["c_pct"] < 15.0
-    assert len(out["passes"]) == 3 and out["n_hyperparameters"] == 11
-    assert out["inert_members"] == [0]
+    assert out.errors.sigma_max_pct < 5.0 and out.errors.c_pct < 15.0
+    assert len(out.passes) == 3 and out.n_hyperparameters == 11
+    assert out.inert_members == [0]
 
 
 def test_pf_enkf_reports_its_effective_sample_size(x1):
     out = get_method("pf_enkf", n_particles=64).run(_x1(x1, 10.0, 1.0))
-    ess = out["ess"]
-    assert len(ess["value"]) == len(ess["t"]) > 10 and ess["n_particles"] == 64
-    assert all(1.0 - 1e-9 <= e <= 64 + 1e-9 for e in ess["value"])
-    assert out["n_hyperparameters"] == 6 and np.isfinite(out["identified"]["c"])
+    ess = out.ess
+    assert len(ess.value) == len(ess.t) > 10 and ess.n_particles == 64
+    assert all(1.0 - 1e-9 <= e <= 64 + 1e-9 for e in ess.value)
+    assert out.n_hyperparameters == 6 and np.isfinite(out.identified.c)

@@ -5,10 +5,10 @@ import pytest
 from tensegrity_id import build_structure, equilibrium_matrix
 from tensegrity_id.analysis.identifiability import (
     acceleration_sensitivities,
+    first_order_identifiability,
     fisher_information,
-    fisher_summary,
     group_information,
-    structural_identifiability,
+    summarise_fisher,
 )
 from tensegrity_id.data.records import drive_coords, forcing_from_spec
 from tensegrity_id.mechanics.dynamics import Dynamics
@@ -42,12 +42,12 @@ def test_doubly_restrained_member_has_exactly_zero_column(x1_fisher):
 def test_x1_taut_bounds_match_seed(x1_fisher):
     """The paper's §3.3: CRLB 0.013-0.030 N/m (sigma) and 0.0026 N s/m (c); condition ~1.9e2."""
     _, S, th, names, std = x1_fisher
-    r = fisher_summary(fisher_information(S, std), th, names)
-    assert r["null_members"] == ["sigma_0"] and len(r["near_null"]) == 1
-    b = [r["crlb"][f"sigma_{k}"] for k in (1, 2, 3)]
+    r = summarise_fisher(fisher_information(S, std), th, names)
+    assert r.null_members == ["sigma_0"] and len(r.near_null) == 1 and r.near_null[0].members == ["sigma_0"]
+    b = [r.crlb[f"sigma_{k}"] for k in (1, 2, 3)]
     assert 0.012 < min(b) < 0.014 and 0.029 < max(b) < 0.031
-    assert r["crlb"]["c"] == pytest.approx(0.0026, abs=1e-4)
-    assert 170 < r["condition_identifiable"] < 210
+    assert r.crlb["c"] == pytest.approx(0.0026, abs=1e-4)
+    assert 170 < r.condition_identifiable < 210
 
 
 def test_linear_gaussian_crlb_equals_closed_form(rng):
@@ -58,8 +58,8 @@ def test_linear_gaussian_crlb_equals_closed_form(rng):
     ref = sum(A.T @ np.diag(std**-2) @ A for A in S)
     np.testing.assert_allclose(J, ref, rtol=1e-12)
     theta = np.array([1.0, 2.0, 3.0, 4.0])
-    r = fisher_summary(J, theta, ["a", "b", "c", "d"])
-    np.testing.assert_allclose(list(r["crlb"].values()), np.sqrt(np.diag(np.linalg.inv(ref))), rtol=1e-10)
+    r = summarise_fisher(J, theta, ["a", "b", "c", "d"])
+    np.testing.assert_allclose(list(r.crlb.values()), np.sqrt(np.diag(np.linalg.inv(ref))), rtol=1e-10)
 
 
 def test_silent_channels_are_left_out(rng):
@@ -125,8 +125,8 @@ def test_structural_identifiability_table_s3(name, expected, x1_spec, x2_spec):
         "dome": {"generator": "dome", "prestress": {"method": "selfstress", "scale": 1}},
     }
     spec = {"prestress": {"method": "lp", "sigma_min": 25.0}, **specs[name]}
-    r = structural_identifiability(build_structure(name, spec))
-    assert (r["resolvable"], r["invisible"], r["n_combinations"]) == expected
+    r = first_order_identifiability(build_structure(name, spec))
+    assert (r.resolvable, r.invisible, r.n_combinations) == expected
 
 
 def test_x2_static_gram_spectrum_and_routed_group():

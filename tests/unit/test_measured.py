@@ -175,19 +175,19 @@ def test_round_trip_csv_to_lm_identification_within_one_percent(x1, round_trip):
     problem, result = round_trip["problem"], round_trip["result"]
     assert problem.truth is None and problem.records[0].states is None
     assert problem.sim["t_end"] == pytest.approx(5.0) and problem.sim["dt_out"] == pytest.approx(0.01)
-    sig = np.asarray(result["identified"]["sigma"])
-    ident = result["identifiable"]
+    sig = np.asarray(result.identified.sigma)
+    ident = result.identifiable
     assert ident == [1, 2, 3]
     np.testing.assert_allclose(sig[ident], np.asarray(x1.sigma)[ident], rtol=0.01)
     # scored without exact parameters: no errors, no outcome label beyond the fit flag
-    assert result["exact"] is None and result["errors"]["sigma_max_pct"] is None
-    assert result["outcome"] is None and result["reconstruction_pct"] is None
-    assert 0.7 < result["resimulation_chi2"] < 1.5
+    assert result.exact is None and result.errors.sigma_max_pct is None
+    assert result.outcome is None and result.reconstruction_pct is None
+    assert 0.7 < result.resimulation_chi2 < 1.5
     # bounds at the identified point: the inert base cable dropped, the others a fraction of a percent
-    b = result["bounds"]
-    assert "sigma_0" in b["null_members"] and b["crlb_max_pct"] < 2.0
+    b = result.bounds
+    assert "sigma_0" in b.null_members and b.crlb_max_pct < 2.0
     errs = np.abs(sig[ident] / np.asarray(x1.sigma)[ident] - 1)
-    crlb = np.array([b["crlb_relative"][f"sigma_{k}"] for k in ident])
+    crlb = np.array([b.crlb_relative[f"sigma_{k}"] for k in ident])
     assert np.all(errs < 4 * crlb)  # the error is of the order of its bound
 
 
@@ -195,22 +195,29 @@ def test_screening_and_summary_of_a_measured_record(x1, round_trip):
     from tensegrity_id.analysis.assessment import assess_identified
     from tensegrity_id.analysis.local_fisher import screen_channels
     from tensegrity_id.report.measured_summary import measured_summary, summary_table
+    from tensegrity_id.results.screening import Screening
 
     problem = round_trip["problem"]
     screen = screen_channels(problem, x1.sigma, 1.0)
-    assert screen["members"]["sigma_0"] == "undeterminable"  # the base cable: both ends pinned
-    assert {screen["members"][f"sigma_{k}"] for k in (1, 2, 3)} == {"determinable"}
-    second = {**round_trip["result"], "seed": 1}
-    second["identified"] = {**second["identified"], "c": second["identified"]["c"] * 1.02}
-    results = [round_trip["result"], second]
-    summary = measured_summary(
-        x1, round_trip["meta"], screen, results, assess_identified(x1, results, screen)
+    assert screen.members["sigma_0"] == "undeterminable"  # the base cable: both ends pinned
+    assert {screen.members[f"sigma_{k}"] for k in (1, 2, 3)} == {"determinable"}
+    assert screen.undeterminable == {"sigma_0"} and screen.null_members == ["sigma_0"]
+    screening = Screening.of(
+        screen, structurally_invisible=[0], structure="x1", record="x1_test", record_screens=None
     )
-    m = summary["methods"][0]
-    assert m["seeds"] == [0, 1] and m["design_value_kept"] == [0]
-    assert m["seed_scatter_relative"]["c"] == pytest.approx(0.02 / np.sqrt(2) / 1.01, rel=1e-6)
-    assert m["assessment"]["class"] == summary["design"]["class"]
-    assert m["assessment"]["margin"] == pytest.approx(summary["design"]["margin"], rel=0.02)
+    first = round_trip["result"].to_json()  # the results as their files hold them (the rules read those)
+    second = {**first, "seed": 1}
+    second["identified"] = {**second["identified"], "c": second["identified"]["c"] * 1.02}
+    results = [first, second]
+    summary = measured_summary(
+        x1, round_trip["meta"], screening, results, assess_identified(x1, results, screening)
+    )
+    m = summary.methods[0]
+    assert m.seeds == [0, 1] and m.design_value_kept == [0]
+    assert m.seed_scatter_relative["c"] == pytest.approx(0.02 / np.sqrt(2) / 1.01, rel=1e-6)
+    assert m.assessment.class_ == summary.design.class_
+    assert m.assessment.margin == pytest.approx(summary.design.margin, rel=0.02)
+    assert summary.screening.structurally_invisible == [0]
     df = summary_table(summary)
     assert df.loc[0, "sigma_0"] == "undeterminable"
     assert (df["row"] == "lm_shooting (seeds 0, 1)").any() and (
@@ -230,20 +237,20 @@ def test_force_scale_fit_recovers_a_miscalibrated_force_channel(x1, x1_test, tmp
     problem = load_problem(*_problem_files(x1, out, tmp_path), sim=SIM)
     ident = [1, 2]
     fitted = get_method("lm_shooting", force_scale="fit", starts=[[30.0, 1.0]]).run(problem)
-    f = fitted["identified"]["force_scale"]
-    assert fitted["identified"]["force_scale_channels"] == ["rec:force:1:y"]
+    f = fitted.identified.force_scale
+    assert fitted.identified.force_scale_channels == ["rec:force:1:y"]
     assert f[0] == pytest.approx(1.2, rel=0.01)
-    sig = np.asarray(fitted["identified"]["sigma"])
+    sig = np.asarray(fitted.identified.sigma)
     np.testing.assert_allclose(sig[ident], np.asarray(x1.sigma)[ident], rtol=0.02)
-    assert fitted["bounds"]["crlb_relative"]["f_0"] < 0.01
-    assert 0.7 < fitted["resimulation_chi2"] < 1.5
+    assert fitted.bounds.crlb_relative["f_0"] < 0.01
+    assert 0.7 < fitted.resimulation_chi2 < 1.5
     # with the recorded (miscalibrated) force taken as exact, even the exact parameters misfit the record
     from tensegrity_id.identify.scoring import resimulation_chi2, simulate_identified
 
     exact = {"sigma": np.asarray(x1.sigma), "c": 1.0}
     rec = problem.records[0]
     as_recorded = simulate_identified(x1, rec.forcing, exact, rec.sensors["t"], problem.sim)
-    assert resimulation_chi2(rec.sensors, as_recorded) > 10 * fitted["resimulation_chi2"]
+    assert resimulation_chi2(rec.sensors, as_recorded) > 10 * fitted.resimulation_chi2
 
 
 # ------------------------------------------------------------- forcing of a record file
@@ -482,7 +489,7 @@ def test_every_method_reports_bounds_on_a_measured_record(round_trip):
     from tensegrity_id.identify.base import get_method
 
     out = get_method("pinn_smooth", steps=20, log_every=0).run(round_trip["problem"])
-    assert out["exact"] is None and out["outcome"] in (None, "fit failure")
-    assert set(out["bounds"]["crlb_relative"]) == {"sigma_1", "sigma_2", "sigma_3", "c"}
-    lm = round_trip["result"]["bounds"]["crlb_relative"]
-    assert out["bounds"]["crlb_relative"].keys() == lm.keys()
+    assert out.exact is None and out.outcome in (None, "fit failure")
+    assert set(out.bounds.crlb_relative) == {"sigma_1", "sigma_2", "sigma_3", "c"}
+    lm = round_trip["result"].bounds.crlb_relative
+    assert out.bounds.crlb_relative.keys() == lm.keys()

@@ -10,7 +10,7 @@ sensors, the grounding, the prestress or the rank tolerance.
 import numpy as np
 import pytest
 from tensegrity_id import build_structure
-from tensegrity_id.analysis.identifiability import structural_identifiability
+from tensegrity_id.analysis.identifiability import first_order_identifiability
 from tensegrity_id.mechanics import generators as gen
 from tensegrity_id.mechanics.statics import RANK_TOL, counts, equilibrium_matrix, self_stress_basis
 
@@ -29,10 +29,10 @@ def test_counts_are_the_papers(cell):
 
 
 def test_23_of_24_cables_are_determined_one_combination_of_all_24_is_not(cell):
-    r = structural_identifiability(cell)
-    assert r["resolvable"] == 23 and r["n_cables"] == 24  # the paper: 24/24
-    assert r["invisible"] == [] and r["n_combinations"] == 1 and r["n_cable_self_stresses"] == 1
-    v = np.asarray(r["combinations"][0])
+    r = first_order_identifiability(cell)
+    assert r.resolvable == 23 and r.n_cables == 24  # the paper: 24/24
+    assert r.invisible == [] and r.n_combinations == 1 and r.n_cable_self_stresses == 1
+    v = np.asarray(r.combinations[0])
     # every cable takes part with the same weight: no single cable is the undetermined one
     np.testing.assert_allclose(np.abs(v), 1 / np.sqrt(24), atol=1e-9)
     # the sign alternates around each family of six cables (odd under the 60 deg turn)
@@ -55,14 +55,14 @@ def test_not_the_tolerance_and_not_the_prestress(cell):
     sv = np.linalg.svd(A, compute_uv=False) / np.linalg.norm(A, 2)
     assert sv[-1] < 1e-14 and sv[-2] > 0.1  # 2.6e-16 against 0.19: any tolerance in between gives 23
     for tol in (1e-12, RANK_TOL, 1e-3, 1e-2):
-        assert structural_identifiability(cell, tol=tol)["resolvable"] == 23
+        assert first_order_identifiability(cell, tol=tol).resolvable == 23
     prestressed = build_structure("octahedral_cell", SPEC)  # as the config builds it
-    assert (prestressed.sigma > 0).all() and structural_identifiability(prestressed)["resolvable"] == 23
+    assert (prestressed.sigma > 0).all() and first_order_identifiability(prestressed).resolvable == 23
 
 
 def test_the_other_free_standing_forms_carry_no_cable_self_stress():
     for make in (gen.expanded_octahedron, gen.class1_cell, gen.truncated_tetrahedron, gen.dome):
-        r = structural_identifiability(make())
-        assert r["resolvable"] == r["n_cables"] and r["n_cable_self_stresses"] == 0, make.__name__
-    x2 = structural_identifiability(gen.xframe(2))  # a combination that only loads the supports
-    assert x2["n_combinations"] == 1 and x2["n_cable_self_stresses"] == 0
+        r = first_order_identifiability(make())
+        assert r.resolvable == r.n_cables and r.n_cable_self_stresses == 0, make.__name__
+    x2 = first_order_identifiability(gen.xframe(2))  # a combination that only loads the supports
+    assert x2.n_combinations == 1 and x2.n_cable_self_stresses == 0

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 import torch
+from result_records import make_result
 from tensegrity_id.data.records import forcing_from_spec
 from tensegrity_id.data.sensors import noise_realization, sensor_data
 from tensegrity_id.identify.base import IdentificationProblem, RecordData, get_method
@@ -19,6 +20,7 @@ from tensegrity_id.identify.seeds import seed_group_summary
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.simulate import simulate
 from tensegrity_id.mechanics.statics import bar_multipliers, support_reactions
+from tensegrity_id.results.identification import SeedStats
 from tensegrity_id.workflow.config_check import ConfigError, check_config
 
 PROTOCOL = {"channels": [[1, 0], [1, 1]], "noise": 0.02, "noise_seed": 0}
@@ -227,9 +229,9 @@ def test_the_single_run_is_the_batch_of_one(taut):
     method = get_method("pinn_smooth", steps=30, log_every=0)
     one = method.run(problem)
     (batch,) = method.run_batch([problem])
-    for key in ("identified", "errors", "held_out_ratio", "reconstruction_pct", "_history", "step_mode"):
-        assert one[key] == batch[key], key
-    assert one["batch"] == {"seeds": [2], "size": 1, "train_wall_s": one["batch"]["train_wall_s"]}
+    for key in ("identified", "errors", "held_out_ratio", "reconstruction_pct", "history", "step_mode"):
+        assert getattr(one, key) == getattr(batch, key), key
+    assert (one.batch.seeds, one.batch.size) == ([2], 1) and one.batch.train_wall_s > 0
 
 
 def test_a_batch_runs_through_the_method_interface(taut):
@@ -241,8 +243,8 @@ def test_a_batch_runs_through_the_method_interface(taut):
         for k, recs in zip((0, 5), _noisy(rd, (0, 5)), strict=True)
     ]
     results = get_method("pinn_smooth", steps=20, log_every=10).run_batch(problems)
-    assert [r["seed"] for r in results] == [0, 5] and results[0]["identified"] != results[1]["identified"]
-    assert all(r["batch"]["seeds"] == [0, 5] and r["outcome"] != "diverged" for r in results)
+    assert [r.seed for r in results] == [0, 5] and results[0].identified != results[1].identified
+    assert all(r.batch.seeds == [0, 5] and r.outcome != "diverged" for r in results)
     with pytest.raises(ValueError, match="differs from the first in more than its seed"):
         other = IdentificationProblem(s, [rd], truth=truth, lambda0=s.bar_sigma, seed=1, sigma0=5.0)
         get_method("pinn_smooth", steps=20, log_every=0).run_batch([problems[0], other])
@@ -250,16 +252,14 @@ def test_a_batch_runs_through_the_method_interface(taut):
 
 def test_seed_group_summary_against_a_hand_computation():
     def result(seed, sig, c, err, diverged=None):
-        return {
-            "method": "pinn_smooth", "structure": "x1", "record": "r", "protocol": "p", "steps": 10,
-            "variant": None, "seed": seed, "identified": {"sigma": sig, "c": c},
-            "errors": {
-                "sigma_pct": [None, err], "sigma_max_pct": err, "sigma_median_pct": err, "c_pct": 2 * err
-            },
-            "reconstruction_pct": err / 10, "held_out_ratio": 1.0, "held_out_misfit_pct": 2.0,
-            "resimulation_pct": None, "outcome": "diverged" if diverged else "identified",
-            "diverged": diverged, "exact": {"sigma": [10.0, 20.0], "c": 1.0}, "wall_s": 7.0,
-        }  # fmt: skip
+        return make_result(
+            record="r", protocol="p", steps=10, seed=seed, identified={"sigma": sig, "c": c},
+            errors={"sigma_pct": [None, err], "sigma_max_pct": err, "sigma_median_pct": err,
+                    "c_pct": 2 * err},
+            reconstruction_pct=err / 10, held_out_ratio=1.0, held_out_misfit_pct=2.0,
+            resimulation_pct=None, outcome="diverged" if diverged else "identified",
+            diverged=diverged, exact={"sigma": [10.0, 20.0], "c": 1.0}, wall_s=7.0,
+        )  # fmt: skip
 
     runs = [
         result(0, [10.0, 21.0], 1.1, 5.0),
@@ -268,19 +268,17 @@ def test_seed_group_summary_against_a_hand_computation():
     ]
     runs.append(result(3, [10.0, 1e9], 9.0, 1e9, diverged={"step": 3}))
     summ = seed_group_summary(runs)
-    assert summ["seeds"] == [0, 1, 2, 3] and summ["diverged"] == [3]
-    assert summ["outcomes"] == {"identified": 3, "diverged": 1}
-    s1 = summ["parameters"]["sigma_1"]
-    assert s1["mean"] == pytest.approx(62.0 / 3) and s1["n"] == 3
-    assert s1["std"] == pytest.approx(np.std([21.0, 19.0, 22.0], ddof=1)) and (s1["min"], s1["max"]) == (
-        19,
-        22,
-    )
-    assert summ["errors"]["sigma_pct_0"] == {"mean": None, "std": None, "min": None, "max": None, "n": 0}
-    assert summ["errors"]["c_pct"]["mean"] == pytest.approx(10.0)
-    assert summ["fit"]["resimulation_pct"]["n"] == 0 and summ["fit"]["reconstruction_pct"]["max"] == 0.8
+    assert summ.seeds == [0, 1, 2, 3] and summ.diverged == [3]
+    assert summ.outcomes == {"identified": 3, "diverged": 1}
+    s1 = summ.parameters["sigma_1"]
+    assert s1.mean == pytest.approx(62.0 / 3) and s1.n == 3
+    assert s1.std == pytest.approx(np.std([21.0, 19.0, 22.0], ddof=1)) and (s1.min, s1.max) == (19, 22)
+    assert summ.errors["sigma_pct_0"] == SeedStats(mean=None, std=None, min=None, max=None, n=0)
+    assert summ.errors["c_pct"].mean == pytest.approx(10.0)
+    assert summ.fit["resimulation_pct"].n == 0 and summ.fit["reconstruction_pct"].max == 0.8
     one = seed_group_summary(runs[:1])
-    assert one["parameters"]["c"] == {"mean": 1.1, "std": None, "min": 1.1, "max": 1.1, "n": 1}
+    assert one.parameters["c"] == SeedStats(mean=1.1, std=None, min=1.1, max=1.1, n=1)
+    assert list(one.to_json())[:3] == ["schema", "method", "structure"] and one.variant is None
 
 
 def test_compile_falls_back_to_the_eager_step_without_a_compiler(taut, monkeypatch, caplog):
@@ -344,10 +342,10 @@ def test_method_interface_reports_the_metrics(taut):
     out = get_method("pinn_smooth", steps=50, log_every=0).run(problem)
     keys = {"method", "structure", "record", "seed", "steps", "identified", "exact", "errors"}
     keys |= {"inert_members", "reconstruction_pct", "held_out_ratio", "resimulation_pct", "outcome", "wall_s"}
-    assert keys <= set(out)
-    assert out["inert_members"] == [0] and out["errors"]["sigma_pct"][0] is None
-    assert out["resimulation_pct"] is not None and out["held_out_ratio"] > 0
-    assert out["_series"]["true"].shape == (501,) and len(out["_history"]) > 0
+    assert keys <= set(out.to_json())
+    assert out.inert_members == [0] and out.errors.sigma_pct[0] is None
+    assert out.resimulation_pct is not None and out.held_out_ratio > 0
+    assert out.series["true"].shape == (501,) and len(out.history) > 0
 
 
 def test_noise_realisation_depends_on_the_seed(taut):
@@ -437,10 +435,8 @@ def test_axial_stiffness_can_be_identified_jointly(taut):
         s, [rd], truth={"sigma": s.sigma, "c": 1.0, "EA": float(s.cable_EA.mean())}, lambda0=s.bar_sigma
     )
     out = get_method("pinn_smooth", steps=30, log_every=0, identify_EA=True, EA0=300.0).run(problem)
-    assert out["identified"]["EA"] != pytest.approx(300.0) and "EA_pct" in out["errors"]
-    assert out["errors"]["EA_pct"] == pytest.approx(
-        100 * abs(out["identified"]["EA"] - out["exact"]["EA"]) / out["exact"]["EA"]
-    )
+    assert out.identified.EA != pytest.approx(300.0) and out.errors.EA_pct is not None
+    assert out.errors.EA_pct == pytest.approx(100 * abs(out.identified.EA - out.exact.EA) / out.exact.EA)
 
 
 @pytest.mark.slow
@@ -546,10 +542,10 @@ def test_force_scale_trains_with_the_parameters(taut):
     truth = {"sigma": s.sigma, "c": 1.0, "force_scale": [1.2]}
     problem = IdentificationProblem(s, [miscal], truth=truth, lambda0=s.bar_sigma)
     out = get_method("pinn_smooth", steps=40, log_every=0, fit_force_scale=True).run(problem)
-    f = out["identified"]["force_scale"]
+    f = out.identified.force_scale
     assert len(f) == 1 and f[0] != pytest.approx(1.0)
-    assert out["identified"]["force_scale_channels"] == [f"{rd.name}:force:1:y"]
-    assert out["errors"]["force_scale_pct"] == [pytest.approx(100 * abs(f[0] / 1.2 - 1))]
+    assert out.identified.force_scale_channels == [f"{rd.name}:force:1:y"]
+    assert out.errors.force_scale_pct == [pytest.approx(100 * abs(f[0] / 1.2 - 1))]
     tr = _trainer((s, miscal), steps=10, fit_force_scale=True, history_every=5)
     tr.train()
     assert "force_scale_0" in tr.history[0][-1]
@@ -558,7 +554,7 @@ def test_force_scale_trains_with_the_parameters(taut):
     assert again.parameters_now()[0]["force_scale"] == tr.parameters_now()[0]["force_scale"]
     # without the option the force is taken as recorded: no factor
     plain = get_method("pinn_smooth", steps=5, log_every=0).run(problem)
-    assert "force_scale" not in plain["identified"] and "force_scale_pct" not in plain["errors"]
+    assert "force_scale" not in plain.identified.to_json() and "force_scale_pct" not in plain.errors.to_json()
 
 
 def test_fourier_spacings_are_the_readings_of_the_paper():

@@ -11,6 +11,7 @@ import json
 import shutil
 
 import pytest
+from tensegrity_id.results.identification import SeedGroupSummary, SeedStats
 from tensegrity_id.workflow.reference import SEED_K, classify, compare, main, publish, seed_scatter
 
 SCATTER = 0.1  # the seed group's relative scatter: std 1 over mean 10
@@ -23,6 +24,31 @@ def _record(workdir, output, inputs):
     (folder / name).write_text(json.dumps({"rule": "r", "input": inputs}))
 
 
+def _group(n_seeds: int, errors: dict, fit: dict) -> dict:
+    """A seed group's summary file: ``errors`` and ``fit`` as ``{name: (mean, std)}`` over ``n_seeds``."""
+
+    def stats(block):
+        return {k: SeedStats(mean=m, std=sd, min=m, max=m, n=n_seeds) for k, (m, sd) in block.items()}
+
+    return SeedGroupSummary(
+        method="pinn_smooth",
+        structure="x1",
+        record="taut_1pt",
+        protocol="top_node",
+        steps=100,
+        variant=None,
+        seeds=list(range(n_seeds)),
+        n_seeds=n_seeds,
+        diverged=[],
+        outcomes={},
+        parameters={},
+        errors=stats(errors),
+        fit=stats(fit),
+        exact=None,
+        wall_s=1.0,
+    ).to_json()
+
+
 def _run(tmp_path):
     wd = tmp_path / "run"
     r = wd / "results"
@@ -33,11 +59,7 @@ def _run(tmp_path):
     (r / "tables/tableS3.md").write_text("| structure | rank |\n")
     (r / "tables/table3.csv").write_text("case,sigma_max_pct,outcome,wall_s\nx1,3.0,identified,12.5\n")
     (r / "values/fig4.json").write_text(json.dumps({"sigma_pct": [1.0, 2.0], "wall_s": 3.0, "label": "ok"}))
-    group = {
-        "n_seeds": 2,
-        "errors": {"sigma_max_pct": {"mean": 10.0, "std": 1.0, "n": 2}},
-        "fit": {"held_out_ratio": {"mean": 2.0, "std": 0.2, "n": 2}},
-    }
+    group = _group(2, errors={"sigma_max_pct": (10.0, 1.0)}, fit={"held_out_ratio": (2.0, 0.2)})
     (r / "identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps100.json").write_text(json.dumps(group))
     (r / "identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps100.json").write_text("{}")
     _record(wd, "results/tables/tableS3.csv", ["results/structures/x1.json"])
@@ -189,9 +211,8 @@ def test_empty_run_is_not_a_pass(reference, tmp_path):
 def test_seed_scatter_ignores_single_seed_groups(tmp_path):
     d = tmp_path / "results/identify/a"
     d.mkdir(parents=True)
-    (d / "x_seeds_steps1.json").write_text(
-        json.dumps({"n_seeds": 1, "errors": {"c_pct": {"mean": 1, "std": 0, "n": 1}}})
-    )
+    (d / "x_seeds_steps1.json").write_text(json.dumps(_group(1, errors={"c_pct": (1.0, 0.0)}, fit={})))
+    (d / "y_seeds_steps1.json").write_text(json.dumps({"n_seeds": 2}))  # no schema: left out
     assert seed_scatter(tmp_path / "results") == {"metrics": {}, "pooled": None, "groups": 0}
 
 

@@ -25,10 +25,10 @@ def test_full_state_regression_recovers_exact_parameters(x1, amplitude):
     """Exact states, taut or through 20 transitions: sigma and c to round-off; base cable undetermined."""
     problem, rec = _problem(x1, amplitude)
     out = get_method("regression").run(problem)
-    assert out["identified"]["sigma"][0] is None and out["identifiable"] == [1, 2, 3]
-    assert out["errors"]["sigma_max_pct"] < 1e-9 and out["errors"]["c_pct"] < 1e-9
-    assert out["inert_members"] == [0] and out["errors"]["sigma_pct"][0] is None
-    assert out["n_forward_simulations"] == 0 and out["n_hyperparameters"] == 1
+    assert out.identified.sigma[0] is None and out.identifiable == [1, 2, 3]
+    assert out.errors.sigma_max_pct < 1e-9 and out.errors.c_pct < 1e-9
+    assert out.inert_members == [0] and out.errors.sigma_pct[0] is None
+    assert out.n_forward_simulations == 0 and out.n_hyperparameters == 1
     assert (amplitude > 15) == (rec.n_transitions > 0)
 
 
@@ -38,7 +38,7 @@ def test_regression_degrades_gracefully_with_noisy_accelerations(x1, rng):
     noisy = qdd + 0.02 * np.sqrt((qdd**2).mean(axis=0)) * rng.standard_normal(qdd.shape)
     problem.records[0].states = {**problem.states, "qdd": noisy}
     out = get_method("regression").run(problem)
-    assert out["errors"]["sigma_max_pct"] < 5.0  # full-state upper bound stays accurate at 2 % noise
+    assert out.errors.sigma_max_pct < 5.0  # full-state upper bound stays accurate at 2 % noise
 
 
 def test_registry_rejects_unknown_method():

@@ -15,6 +15,7 @@ from tensegrity_id.identify.scoring import (
     score_result,
     train_misfit_ratio,
 )
+from tensegrity_id.results.identification import IdentificationResult, Start
 
 TOL = 1e-9
 """Relative tolerance of the known answers below (exact arithmetic up to round-off)."""
@@ -27,15 +28,15 @@ def test_parameter_errors_count_identifiable_cables_only(x1):
     identified = {"sigma": x1.sigma * factors, "c": 1.05}
     exact = {"sigma": x1.sigma, "c": 1.0, "EA": 220.0}
     out = parameter_errors(x1, identified, exact)
-    e = out["errors"]
-    assert out["inert_members"] == [0] and out["identifiable"] == [1, 2, 3]
-    assert e["sigma_pct"][0] is None  # the 50 % error of the inert cable is never counted
-    np.testing.assert_allclose(e["sigma_pct"][1:], [10.0, 2.0, 4.0], rtol=TOL)
-    assert e["sigma_max_pct"] == pytest.approx(10.0, rel=TOL)
-    assert e["sigma_median_pct"] == pytest.approx(4.0, rel=TOL)
-    assert e["c_pct"] == pytest.approx(5.0, rel=TOL)
-    assert "EA_pct" not in e  # EA was not identified
-    assert out["inert_values"] == {0: pytest.approx(1.5 * x1.sigma[0], rel=TOL)}
+    e = out.errors
+    assert out.inert_members == [0] and out.identifiable == [1, 2, 3]
+    assert e.sigma_pct[0] is None  # the 50 % error of the inert cable is never counted
+    np.testing.assert_allclose(e.sigma_pct[1:], [10.0, 2.0, 4.0], rtol=TOL)
+    assert e.sigma_max_pct == pytest.approx(10.0, rel=TOL)
+    assert e.sigma_median_pct == pytest.approx(4.0, rel=TOL)
+    assert e.c_pct == pytest.approx(5.0, rel=TOL)
+    assert e.EA_pct is None and "EA_pct" not in e.to_json()  # EA was not identified
+    assert out.inert_values == {"0": pytest.approx(1.5 * x1.sigma[0], rel=TOL)}
 
 
 def test_parameter_errors_leave_undetermined_cables_out(x1):
@@ -44,23 +45,21 @@ def test_parameter_errors_leave_undetermined_cables_out(x1):
     out = parameter_errors(
         x1, {"sigma": sigma, "c": 0.9, "EA": 231.0}, {"sigma": x1.sigma, "c": 1.2, "EA": 220.0}
     )
-    e = out["errors"]
-    assert e["sigma_pct"][0] is None and e["sigma_pct"][2] is None
-    assert e["sigma_pct"][1] == pytest.approx(20.0, rel=TOL) and e["sigma_pct"][3] == pytest.approx(
-        6.0, rel=TOL
-    )
-    assert e["sigma_max_pct"] == pytest.approx(20.0, rel=TOL)
-    assert e["sigma_median_pct"] == pytest.approx(13.0, rel=TOL)  # median of two: their mean
-    assert e["c_pct"] == pytest.approx(25.0, rel=TOL)  # |0.9 - 1.2| / 1.2
-    assert e["EA_pct"] == pytest.approx(5.0, rel=TOL)
-    assert out["inert_values"] == {0: None}
+    e = out.errors
+    assert e.sigma_pct[0] is None and e.sigma_pct[2] is None
+    assert e.sigma_pct[1] == pytest.approx(20.0, rel=TOL) and e.sigma_pct[3] == pytest.approx(6.0, rel=TOL)
+    assert e.sigma_max_pct == pytest.approx(20.0, rel=TOL)
+    assert e.sigma_median_pct == pytest.approx(13.0, rel=TOL)  # median of two: their mean
+    assert e.c_pct == pytest.approx(25.0, rel=TOL)  # |0.9 - 1.2| / 1.2
+    assert e.EA_pct == pytest.approx(5.0, rel=TOL)
+    assert out.inert_values == {"0": None}
 
 
 def test_parameter_errors_without_any_determined_cable_or_damping(x1):
     sigma = np.full(x1.n_cables, np.nan)
-    e = parameter_errors(x1, {"sigma": sigma, "c": None}, {"sigma": x1.sigma, "c": 1.0})["errors"]
-    assert e["sigma_pct"] == [None] * 4
-    assert e["sigma_max_pct"] is None and e["sigma_median_pct"] is None and e["c_pct"] is None
+    e = parameter_errors(x1, {"sigma": sigma, "c": None}, {"sigma": x1.sigma, "c": 1.0}).errors
+    assert e.sigma_pct == [None] * 4
+    assert e.sigma_max_pct is None and e.sigma_median_pct is None and e.c_pct is None
 
 
 # ------------------------------------------------------------------ fit metrics
@@ -241,42 +240,52 @@ def test_outcome_rule_text():
 
 # ------------------------------------------------------------ the result record
 RECORD_KEYS = [
-    "method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors",
+    "schema", "method", "structure", "record", "protocol", "seed", "steps", "identified", "exact", "errors",
     "inert_members", "identifiable", "inert_values", "reconstruction_pct", "held_out_ratio",
     "held_out_misfit_pct", "held_out_excess_pct", "train_misfit_ratio", "resimulation_pct",
     "resimulation_chi2", "per_record", "n_transitions", "outcome", "outcome_rule", "wall_s",
     "n_forward_simulations", "n_hyperparameters", "options",
 ]  # fmt: skip
-"""The result record's fixed keys, in order (method-specific extras follow)."""
+"""The result file's fixed keys, in order (the method's own fields and undeclared keys follow)."""
 
 
 def _record_problem(x1, truth):
     return IdentificationProblem(x1, [RecordData("r", None, n_transitions=3)], truth=truth, seed=7)
 
 
-def test_score_result_builds_the_record_from_a_fit(x1):
-    """No sensor data: errors and outcome by hand, the fit's extras after the fixed keys, ``out`` kept."""
+def _start(sigma, c):
+    return Start(
+        start=[10.0, 0.3], sigma=sigma, c=c, chi2=1.0, spurious=False, status=1, message="", n_simulations=2
+    )
+
+
+def test_score_result_builds_the_record_from_a_fit(x1, tmp_path):
+    """No sensor data: errors and outcome by hand, the fit's own keys after the fixed ones, ``out`` kept."""
     fit = {
         "sigma": x1.sigma * np.array([np.nan, 1.10, 0.98, 1.04]),
         "c": 1.05,
         "steps": 12,
         "n_forward_simulations": 4,
-        "starts": [{"sigma": list(x1.sigma * 1.2), "c": 1.0}],
-        "extra": "kept",
+        "starts": [_start(list(x1.sigma * 1.2), 1.0)],
+        "novel_key": "kept",
     }
     before = dict(fit)
     problem = _record_problem(x1, {"sigma": x1.sigma, "c": 1.0, "EA": 220.0})
     opts = {"max_nfev": 5}
     r = score_result(problem, fit, 2.5, method_name="m", n_hyperparameters=3, options=opts)
-    assert list(r) == [*RECORD_KEYS, "starts", "extra"] and fit.keys() == before.keys()
-    assert (r["method"], r["structure"], r["record"], r["seed"], r["steps"]) == ("m", x1.name, "r", 7, 12)
-    assert (r["wall_s"], r["n_forward_simulations"], r["n_hyperparameters"]) == (2.5, 4, 3)
-    assert r["options"] is opts and r["extra"] == "kept"
-    assert r["identified"]["sigma"][0] is None and r["exact"]["EA"] == 220.0
-    assert r["errors"]["sigma_max_pct"] == pytest.approx(10.0, rel=TOL)
-    assert r["outcome"] == "partial" and r["n_transitions"] == 3  # 10 % is within the partial band
-    assert r["starts"][0]["sigma_max_pct"] == pytest.approx(20.0, rel=TOL)  # each start scored
-    assert r["per_record"]["r"]["resimulation_pct"] is None and "_series" not in r and "bounds" not in r
+    assert isinstance(r, IdentificationResult) and fit.keys() == before.keys()
+    assert list(r.to_json()) == [*RECORD_KEYS, "starts", "novel_key"]
+    assert (r.method, r.structure, r.record, r.seed, r.steps) == ("m", x1.name, "r", 7, 12)
+    assert (r.wall_s, r.n_forward_simulations, r.n_hyperparameters) == (2.5, 4, 3)
+    assert r.options is opts and r.extra == {"novel_key": "kept"}
+    assert r.identified.sigma[0] is None and r.exact.EA == 220.0
+    assert r.errors.sigma_max_pct == pytest.approx(10.0, rel=TOL)
+    assert r.outcome == "partial" and r.n_transitions == 3  # 10 % is within the partial band
+    assert r.starts[0].sigma_max_pct == pytest.approx(20.0, rel=TOL)  # each start scored
+    assert r.per_record["r"].resimulation_pct is None and r.series is None and r.bounds is None
+    # the file: written with its schema, read back equal
+    r.write(tmp_path / "r.json")
+    assert IdentificationResult.load(tmp_path / "r.json") == r
 
 
 def test_score_result_of_a_diverged_fit_and_of_a_measured_record(x1):
@@ -284,7 +293,7 @@ def test_score_result_of_a_diverged_fit_and_of_a_measured_record(x1):
     fit = {"sigma": x1.sigma, "c": 1.0, "diverged": {"step": 3}}
     truth = {"sigma": x1.sigma, "c": 1.0}
     r = score_result(_record_problem(x1, truth), fit, 0.0, method_name="m", n_hyperparameters=0, options={})
-    assert r["outcome"] == "diverged" and r["errors"]["sigma_max_pct"] == 0.0
+    assert r.outcome == "diverged" and r.errors.sigma_max_pct == 0.0 and r.diverged == {"step": 3}
     m = score_result(
         _record_problem(x1, None),
         {"sigma": x1.sigma, "c": 1.0},
@@ -293,5 +302,5 @@ def test_score_result_of_a_diverged_fit_and_of_a_measured_record(x1):
         n_hyperparameters=0,
         options={},
     )
-    assert m["exact"] is None and m["errors"]["sigma_max_pct"] is None and m["outcome"] is None
-    assert m["bounds"] is None  # bounds need sensor data
+    assert m.exact is None and m.errors.sigma_max_pct is None and m.outcome is None
+    assert m.bounds is None  # bounds need sensor data

@@ -30,10 +30,10 @@ def slack_problem(x1):
 @pytest.mark.slow
 def test_lm_shooting_recovers_a_slack_record_from_a_moderate_start(slack_problem):
     out = get_method("lm_shooting", starts=[[30.0, 1.0]], xtol=1e-6, ftol=1e-6).run(slack_problem)
-    assert out["errors"]["sigma_max_pct"] < 2.0 and out["errors"]["c_pct"] < 2.0
-    assert out["spurious_minimum"] is False and 0.5 < out["chi2"] < 2.0  # at the noise floor
-    assert out["n_forward_simulations"] > 6 and out["n_hyperparameters"] == 2
-    assert out["inert_members"] == [0] and out["held_out_ratio"] == pytest.approx(1.0, abs=0.5)
+    assert out.errors.sigma_max_pct < 2.0 and out.errors.c_pct < 2.0
+    assert out.spurious_minimum is False and 0.5 < out.chi2 < 2.0  # at the noise floor
+    assert out.n_forward_simulations > 6 and out.n_hyperparameters == 2
+    assert out.inert_members == [0] and out.held_out_ratio == pytest.approx(1.0, abs=0.5)
 
 
 @pytest.mark.slow
@@ -41,6 +41,6 @@ def test_lm_shooting_flags_a_minimum_far_above_the_noise_floor(x1):
     """On the 5 s slack record the paper's distant guess (10 N/m, 0.3 N s/m) with a 1e-3 difference step
     heads for a local minimum far above the noise floor; the flag needs no exact parameters."""
     out = get_method("lm_shooting", max_nfev=10, diff_step=1e-3).run(_slack(x1, 5.0))
-    assert out["spurious_minimum"] is True and out["chi2"] > 100
-    assert len(out["starts"]) == 1 and out["starts"][0]["start"] == [10.0, 0.3]
-    assert np.isfinite(out["identified"]["c"])
+    assert out.spurious_minimum is True and out.chi2 > 100
+    assert len(out.starts) == 1 and out.starts[0].start == [10.0, 0.3]
+    assert np.isfinite(out.identified.c)

@@ -1,5 +1,6 @@
 """Stability margins of free-standing forms: grounding-invariant lambda_min and Connelly's condition."""
 
+import json
 import math
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from tensegrity_id.analysis.stability import (
 )
 from tensegrity_id.mechanics import Structure, force_density_matrix
 from tensegrity_id.report.tables import table_s3
+from tensegrity_id.results.assessment import StructureAssessment
 
 CONFIG = yaml.safe_load((Path(__file__).resolve().parents[2] / "config" / "config.yaml").read_text())[
     "structures"
@@ -54,15 +56,15 @@ def test_invariant_margin_does_not_depend_on_the_grounding_but_the_grounded_one_
     assert len({tuple(np.flatnonzero(f.fixed.ravel())) for f in forms}) == len(forms)  # four groundings
     assert all(int(f.fixed.sum()) == 6 for f in forms)
     rows = [assess(f) for f in forms]
-    inv = np.array([r["lambda_min_invariant"] for r in rows])
-    grounded = np.array([r["lambda_min"] for r in rows])
+    inv = np.array([r.lambda_min_invariant for r in rows])
+    grounded = np.array([r.lambda_min for r in rows])
     np.testing.assert_allclose(inv, inv[0], rtol=INVARIANCE_RTOL)
     # the grounded margin is a different metric per grounding: 0.60 to 6.1 N/m on this cell
     assert grounded.max() / grounded.min() > 5.0
     # |P g| <= |g| (P projects off the rigid-body motions): the invariant margin bounds every grounded one
     assert (inv >= grounded).all()
     # one quadratic form in two bases (Sylvester): the class does not depend on the grounding
-    assert {r["class"] for r in rows} == {"super-stable"}
+    assert {r.class_ for r in rows} == {"super-stable"}
     assert inv[0] > 1.0
 
 
@@ -72,11 +74,11 @@ def test_a_form_without_supports_already_has_the_invariant_margin():
     )
     assert not hexprism.fixed.any()
     a = assess(hexprism)
-    assert a["lambda_min_invariant"] == pytest.approx(a["lambda_min"], rel=1e-12)
+    assert a.lambda_min_invariant == pytest.approx(a.lambda_min, rel=1e-12)
 
 
 def test_a_supported_structure_reports_no_invariant_margin(tower):
-    assert assess(tower)["lambda_min_invariant"] is None
+    assert assess(tower).lambda_min_invariant is None
 
 
 def _diamond(a, EA, w, fixed=None):
@@ -104,15 +106,15 @@ def test_invariant_margin_of_the_crossed_bar_diamond_in_closed_form():
     a, EA, w = 0.5, 100.0, 10.0
     s = _diamond(a, EA, w)
     expected = np.array([math.sqrt(2) * EA / a, math.sqrt(2) * EA / a + 4 * w, math.sqrt(2) * EA / a + 4 * w])
-    np.testing.assert_allclose(np.linalg.eigvalsh(unsupported_stiffness(s)["Kt"]), expected, rtol=1e-12)
-    assert assess(s)["lambda_min_invariant"] == pytest.approx(expected[0], rel=1e-12)
+    np.testing.assert_allclose(np.linalg.eigvalsh(unsupported_stiffness(s).Kt), expected, rtol=1e-12)
+    assert assess(s).lambda_min_invariant == pytest.approx(expected[0], rel=1e-12)
     # two 2-1 groundings of the same diamond: different grounded margins, one invariant margin
     other = np.zeros((4, 2), bool)
     other[0] = True  # node 0 held, node 1 along y (the default holds node 1 along x)
     other[1, 1] = True
     g = [assess(s), assess(_diamond(a, EA, w, fixed=other))]
-    assert abs(g[0]["lambda_min"] / g[1]["lambda_min"] - 1) > 0.1
-    assert g[1]["lambda_min_invariant"] == pytest.approx(expected[0], rel=INVARIANCE_RTOL)
+    assert abs(g[0].lambda_min / g[1].lambda_min - 1) > 0.1
+    assert g[1].lambda_min_invariant == pytest.approx(expected[0], rel=INVARIANCE_RTOL)
 
 
 def test_directions_on_a_conic_at_infinity():
@@ -128,29 +130,29 @@ def test_directions_on_a_conic_at_infinity():
 def test_the_prism_meets_connellys_condition():
     t3 = build_structure("t3_prism", T3)
     c = connelly_conditions(t3)
-    assert c["self_stress"] and c["ground_members_adjusted"] == 0 and c["out_of_balance"] <= 1e-12
-    assert c["psd"] and abs(c["lambda_min_Omega"]) <= 1e-12 * np.abs(t3.sigma).max()
-    assert c["nullity_Omega"] == c["nullity_required"] == 4
-    assert not c["conic"] and c["super_stable"]
-    assert assess(t3)["connelly"]["super_stable"]
+    assert c.self_stress and c.ground_members_adjusted == 0 and c.out_of_balance <= 1e-12
+    assert c.psd and abs(c.lambda_min_Omega) <= 1e-12 * np.abs(t3.sigma).max()
+    assert c.nullity_Omega == c.nullity_required == 4
+    assert not c.conic and c.super_stable
+    assert assess(t3).connelly.super_stable
 
 
 def test_the_crossed_bar_diamond_meets_connellys_condition():
     s = _diamond(1.0, 100.0, 10.0)
     c = connelly_conditions(s)
-    assert c["super_stable"] and c["proper"] and c["nullity_Omega"] == 3 and not c["conic"]
+    assert c.super_stable and c.proper and c.nullity_Omega == 3 and not c.conic
     # Omega = w (cycle Laplacian - diagonal-matching Laplacian): eigenvalues 0, 0, 0, 4 w
-    Omega = force_density_matrix(4, s.members, c["force_densities"])
+    Omega = force_density_matrix(4, s.members, c.force_densities)
     np.testing.assert_allclose(np.linalg.eigvalsh(Omega), [0.0, 0.0, 0.0, 40.0], atol=1e-12)
     rev = connelly_conditions(s, -s.sigma, -s.bar_sigma)  # compressed cables: not a proper stress
-    assert not rev["proper"] and not rev["psd"] and not rev["super_stable"]
+    assert not rev.proper and not rev.psd and not rev.super_stable
 
 
 def test_the_two_stage_tower_passes_the_papers_test_and_fails_connellys(tower):
     a = assess(tower)
     # the paper's test: K_G positive semi-definite on the free coordinates (levels M and T) ...
-    assert a["class"] == "super-stable" and a["lambda_min_KG"] >= -a["tol"]
-    S = stiffness(tower)["S_free"]
+    assert a.class_ == "super-stable" and a.lambda_min_KG >= -a.tol
+    S = stiffness(tower).S_free
     scale = np.abs(S).max()
     w = np.linalg.eigvalsh(S)
     assert w[0] >= -1e-10 * scale and int((np.abs(w) <= 1e-10 * scale).sum()) == 6
@@ -160,12 +162,12 @@ def test_the_two_stage_tower_passes_the_papers_test_and_fails_connellys(tower):
             u[level, axis] = 1.0
             assert np.abs(S @ u.ravel()).max() <= 1e-10 * scale  # each free level translates as a block
     # ... Connelly's: the base cables take up the reactions, Omega is PSD but of nullity d + 2
-    c = a["connelly"]
-    assert c["self_stress"] and c["proper"] and c["ground_members_adjusted"] == 3
-    assert c["psd"] and not c["conic"]
-    assert c["nullity_Omega"] == 5 > c["nullity_required"] == 4
-    assert not c["super_stable"]
-    Omega = force_density_matrix(tower.n_nodes, tower.members, c["force_densities"])
+    c = a.connelly
+    assert c.self_stress and c.proper and c.ground_members_adjusted == 3
+    assert c.psd and not c.conic
+    assert c.nullity_Omega == 5 > c.nullity_required == 4
+    assert not c.super_stable
+    Omega = force_density_matrix(tower.n_nodes, tower.members, c.force_densities)
     null = [np.repeat(np.eye(3), 3, axis=1)[k] for k in range(3)] + [tower.nodes[:, 0], tower.nodes[:, 1]]
     omega_scale = np.abs(Omega).max()
     for v in null:  # the level indicators 1_B, 1_M, 1_T and the x, y columns
@@ -175,8 +177,24 @@ def test_the_two_stage_tower_passes_the_papers_test_and_fails_connellys(tower):
 
 def test_a_loaded_frame_has_no_connelly_verdict(x1):
     c = connelly_conditions(x1)
-    assert not c["self_stress"] and c["ground_members_adjusted"] == 0 and c["out_of_balance"] > 1e-3
-    assert not c["super_stable"]
+    assert not c.self_stress and c.ground_members_adjusted == 0 and c.out_of_balance > 1e-3
+    assert not c.super_stable
+
+
+def _assessed(cls: str, margin: float, invariant: float | None, **connelly) -> StructureAssessment:
+    """A structure's assessment with these rigid-bar class, margins and Connelly verdict (the rest: X1's)."""
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "analysis_results.json").read_text())
+    kind = StructureAssessment
+    x1 = kind.from_json(
+        {"schema": {"kind": kind.KIND, "version": kind.VERSION}, **data["assessment"]["data"]}
+    )
+    rigid = x1.rigid.replace(
+        class_=cls,
+        lambda_min=margin,
+        lambda_min_invariant=invariant,
+        connelly=x1.rigid.connelly.replace(self_stress=True, **connelly),
+    )
+    return x1.replace(rigid=rigid)
 
 
 def test_table_s3_reports_the_papers_margin_and_the_grounding_free_one_beside_it():
@@ -184,24 +202,9 @@ def test_table_s3_reports_the_papers_margin_and_the_grounding_free_one_beside_it
         {"name": "two_stage_tower", "counts": {"n_free": 18, "n_members": 27, "rank_A": 18, "s": 9, "m": 0}},
         {"name": "class1_cell", "counts": {"n_free": 30, "n_members": 30, "rank_A": 29, "s": 1, "m": 1}},
     ]
-    con = {"self_stress": True, "super_stable": False, "nullity_Omega": 5}
     assessments = [
-        {
-            "rigid": {
-                "class": "super-stable",
-                "lambda_min": 21.8,
-                "lambda_min_invariant": None,
-                "connelly": con,
-            }
-        },
-        {
-            "rigid": {
-                "class": "super-stable",
-                "lambda_min": 0.025,
-                "lambda_min_invariant": 22.4,
-                "connelly": {"self_stress": True, "super_stable": True, "nullity_Omega": 4},
-            }
-        },
+        _assessed("super-stable", 21.8, None, nullity_Omega=5, super_stable=False),
+        _assessed("super-stable", 0.025, 22.4, nullity_Omega=4, super_stable=True),
     ]
     df = table_s3(reports, assessments=assessments)
     # lambda_min: the paper's margin on the free coordinates (a free-standing form minimally grounded);
@@ -260,12 +263,12 @@ def test_the_prism_margin_is_its_stress_energy_on_the_mechanism_in_closed_form(n
     a = assess(s)
     expected = prism_margin(n, ring, height)
     # U_m^T S U_m on the one mechanism, and K_G on the null space of K_M: one value, the closed form
-    assert a["n_mechanisms"] == 1
-    assert a["lambda_min_mechanisms"] == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
-    assert a["lambda_min_KM_null"] == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
+    assert a.n_mechanisms == 1
+    assert a.lambda_min_mechanisms == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
+    assert a.lambda_min_KM_null == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
     # the margin of K_t is a little below: the mechanism couples to the cables' axial stiffness
-    assert expected * (1 - KT_BELOW_MECHANISM_RTOL) <= a["lambda_min"] <= expected * (1 + CLOSED_FORM_RTOL)
-    assert a["class"] == "super-stable"
+    assert expected * (1 - KT_BELOW_MECHANISM_RTOL) <= a.lambda_min <= expected * (1 + CLOSED_FORM_RTOL)
+    assert a.class_ == "super-stable"
 
 
 @pytest.mark.parametrize(
@@ -281,10 +284,10 @@ def test_the_adopted_prisms_have_the_closed_form_margin_and_the_papers_value(nam
     assert sigma.min() == pytest.approx(10.0, rel=1e-9) and sigma[n] == pytest.approx(10.0, rel=1e-9)
     a = assess(s)
     expected = prism_margin(n, 10.0, 2.0)
-    assert a["lambda_min_mechanisms"] == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
-    assert expected * (1 - KT_BELOW_MECHANISM_ADOPTED_RTOL) <= a["lambda_min"] <= expected
-    assert a["lambda_min"] == pytest.approx(paper, rel=PAPER_ROUNDING_RTOL)
-    assert a["lambda_min_mechanisms"] == pytest.approx(paper, rel=PAPER_ROUNDING_RTOL)
+    assert a.lambda_min_mechanisms == pytest.approx(expected, rel=CLOSED_FORM_RTOL)
+    assert expected * (1 - KT_BELOW_MECHANISM_ADOPTED_RTOL) <= a.lambda_min <= expected
+    assert a.lambda_min == pytest.approx(paper, rel=PAPER_ROUNDING_RTOL)
+    assert a.lambda_min_mechanisms == pytest.approx(paper, rel=PAPER_ROUNDING_RTOL)
 
 
 def test_the_lp_at_zero_load_is_the_self_stress_mode_with_its_smallest_cable_at_sigma_min():

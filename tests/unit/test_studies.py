@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from result_records import make_fisher, make_result
 from snakemake.utils import update_config
 from tensegrity_id.analysis.seed_study import seed_study
 from tensegrity_id.report.plot_studies import bridge_summary, prism_series_summary
@@ -27,28 +28,24 @@ def _run(sigma, c, *, seed=0, record="taut_1pt", ratio=2.5, outcome="identified"
     sig = np.asarray(sigma, float)
     ex = np.asarray(EXACT["sigma"])
     pct = [None] + [float(100 * abs(sig[k] - ex[k]) / ex[k]) for k in (1, 2, 3)]
-    return {
-        "structure": "x1",
-        "record": record,
-        "protocol": "top_node",
-        "method": "pinn_smooth",
-        "steps": 12000,
-        "seed": seed,
-        "identified": {"sigma": sig.tolist(), "c": c},
-        "exact": EXACT,
-        "errors": {"sigma_pct": pct, "sigma_max_pct": max(pct[1:]), "c_pct": 100 * abs(c - 1.0)},
-        "held_out_ratio": ratio,
-        "outcome": outcome,
-    }
+    return make_result(
+        record=record,
+        steps=12000,
+        seed=seed,
+        identified={"sigma": sig.tolist(), "c": c},
+        exact=EXACT,
+        errors={"sigma_pct": pct, "sigma_max_pct": max(pct[1:]), "c_pct": 100 * abs(c - 1.0)},
+        held_out_ratio=ratio,
+        outcome=outcome,
+    )
 
 
-FISHER = {
-    "names": ["sigma_0", "sigma_1", "sigma_2", "sigma_3", "c"],
-    "crlb": {"sigma_1": 0.02, "sigma_2": 0.03, "sigma_3": 0.013, "c": 0.0026},
-    "crlb_relative": {"sigma_1": 0.02 / 52, "sigma_2": 0.03 / 25, "sigma_3": 0.013 / 25, "c": 0.0026},
-    "null_members": ["sigma_0"],
-    "condition_identifiable": 190.0,
-}
+FISHER = make_fisher(
+    crlb={"sigma_1": 0.02, "sigma_2": 0.03, "sigma_3": 0.013, "c": 0.0026},
+    crlb_relative={"sigma_1": 0.02 / 52, "sigma_2": 0.03 / 25, "sigma_3": 0.013 / 25, "c": 0.0026},
+    null_members=["sigma_0"],
+    condition_identifiable=190.0,
+)
 
 
 def test_seed_study_separates_bias_from_scatter():
@@ -74,31 +71,32 @@ def test_seed_study_separates_bias_from_scatter():
     with pytest.raises(ValueError, match="two or more seeds"):
         seed_study(runs[:1], FISHER)
     with pytest.raises(ValueError, match="repeats one run"):
-        seed_study([runs[0], {**runs[1], "record": "slack_1pt"}], FISHER)
+        seed_study([runs[0], runs[1].replace(record="slack_1pt")], FISHER)
 
 
 def test_prism_series_summary_reads_the_sqrt3_ratio_and_the_repeats():
     t = 5.0
     exact = [t / np.sqrt(3)] * 6 + [t] * 3  # base triangle (inert), top triangle, cross: -t : t : t/sqrt(3)
     ident = np.array(exact) * np.array([1, 1, 1, 1.1, 1.1, 1.1, 1, 1, 1])
-    run = {
-        "identified": {"sigma": ident.tolist(), "c": 1.0},
-        "exact": {"sigma": exact},
-        "errors": {"sigma_pct": [None] * 3 + [10.0] * 3 + [0.0] * 3, "sigma_max_pct": 10.0, "c_pct": 0.5},
-        "n_transitions": 0,
-        "outcome": "partial",
-    }
-    fisher = {**FISHER, "crlb_relative": {"sigma_3": 0.0008, "c": 0.0001}}
+    errors = {"sigma_pct": [None] * 3 + [10.0] * 3 + [0.0] * 3, "sigma_max_pct": 10.0, "c_pct": 0.5}
+    run = make_result(
+        identified={"sigma": ident.tolist()},
+        exact={"sigma": exact},
+        errors=errors,
+        n_transitions=0,
+        outcome="partial",
+    )
+    fisher = FISHER.replace(crlb_relative={"sigma_3": 0.0008, "c": 0.0001})
     rep = [
-        {
-            **run,
-            "seed": s,
-            "errors": {**run["errors"], "sigma_pct": [None] * 3 + [e, 1, 1] + [1] * 3, "sigma_max_pct": e},
-        }
+        make_result(
+            seed=s,
+            identified={"sigma": [*exact[:3], exact[3] * (1 - e / 100), *exact[4:]]},
+            exact={"sigma": exact},
+            errors={**errors, "sigma_pct": [None] * 3 + [e, 1, 1] + [1] * 3, "sigma_max_pct": e},
+            outcome="partial",
+        )
         for s, e in ((0, 60.0), (1, 70.0))
     ]
-    for r, e in zip(rep, (60.0, 70.0), strict=True):
-        r["identified"] = {"sigma": [*exact[:3], exact[3] * (1 - e / 100), *exact[4:]], "c": 1.0}
     out = prism_series_summary(
         [{"row": "l5", "level": 5.0, "record": "series_l5"}],
         [run],
@@ -124,12 +122,13 @@ def test_prism_series_summary_reads_the_sqrt3_ratio_and_the_repeats():
 
 def test_bridge_summary_counts_cables_within_five_percent_and_marks_silent_channels():
     errs = [None, 1.0, 4.9, 5.1, 30.0]
-    run = {
-        "errors": {"sigma_pct": errs, "c_pct": 0.9},
-        "held_out_ratio": 3.3,
-        "outcome": "partial",
-        "n_transitions": 12,
-    }
+    run = make_result(
+        identified={"sigma": [25.0] * len(errs)},
+        errors={"sigma_pct": errs, "c_pct": 0.9},
+        held_out_ratio=3.3,
+        outcome="partial",
+        n_transitions=12,
+    )
     out = bridge_summary(
         [{"row": "slack", "record": "slack_4pt", "steps": 12000}],
         [run],
@@ -242,15 +241,15 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
     # the table: one line per run, the overrides spelled out
     res = [
         [
-            {
-                "seed": k,
-                "errors": {"sigma_max_pct": 1.0 + k, "c_pct": 2.0},
-                "reconstruction_pct": 3.0,
-                "held_out_ratio": 1.5,
-                "train_misfit_ratio": 0.7,
-                "outcome": "success",
-                "train_wall_s": 9.0,
-            }
+            make_result(
+                seed=k,
+                errors={"sigma_max_pct": 1.0 + k, "c_pct": 2.0},
+                reconstruction_pct=3.0,
+                held_out_ratio=1.5,
+                train_misfit_ratio=0.7,
+                outcome="success",
+                train_wall_s=9.0,
+            )
             for k in (0, 1)
         ]
         for _ in rows

@@ -3,7 +3,8 @@ it, beside the same over the identifiable cables, and a note that says which set
 
 import pandas as pd
 import pytest
-from tensegrity_id.analysis import error_propagation, structural_identifiability
+from result_records import make_result
+from tensegrity_id.analysis import error_propagation, first_order_identifiability
 from tensegrity_id.identify.scoring import parameter_errors
 from tensegrity_id.report.study_tables import TABLE9_COLUMNS, TABLE9_NOTE, table9
 
@@ -11,13 +12,25 @@ from tensegrity_id.report.study_tables import TABLE9_COLUMNS, TABLE9_NOTE, table
 def _x1_run(x1, *, base_value, scale_others=1.0):
     """An X1 identification result: the base cable (both ends pinned) at ``base_value``, every
     other cable at ``scale_others`` times its exact value."""
-    base = structural_identifiability(x1)["invisible"]
+    base = first_order_identifiability(x1).invisible
     assert len(base) == 1  # the cable joining the two pinned nodes
     exact = x1.sigma.tolist()
     ident = [base_value if k in base else v * scale_others for k, v in enumerate(exact)]
-    scored = parameter_errors(x1, {"sigma": ident, "c": 1.0}, {"sigma": exact, "c": 1.0})
-    res = {"method": "pinn_smooth", "structure": "x1", "record": "slack_1pt", "exact": {"sigma": exact}}
-    return {**res, "identified": {"sigma": ident}, **scored}, base[0]
+    return _result(x1, ident, exact, method="pinn_smooth", record="slack_1pt"), base[0]
+
+
+def _result(structure, ident, exact, **fields):
+    """The identification result of ``ident`` against ``exact`` (force densities, N/m)."""
+    scored = parameter_errors(structure, {"sigma": ident, "c": 1.0}, {"sigma": exact, "c": 1.0})
+    return make_result(
+        structure=structure.name,
+        identified={"sigma": ident},
+        exact={"sigma": exact},
+        errors=scored.errors.to_json(),
+        inert_members=scored.inert_members,
+        identifiable=scored.identifiable,
+        **fields,
+    )
 
 
 def test_x1_row_counts_the_base_cable_in_the_all_cables_column(x1):
@@ -37,20 +50,21 @@ def test_x1_row_counts_the_base_cable_in_the_all_cables_column(x1):
 def test_without_an_inert_cable_both_columns_agree(x2):
     exact = x2.sigma.tolist()
     ident = [v * (1.05 if k == 2 else 1.0) for k, v in enumerate(exact)]
-    scored = parameter_errors(x2, {"sigma": ident, "c": 1.0}, {"sigma": exact, "c": 1.0})
-    res = {"method": "m", "structure": "x2", "record": "r", "exact": {"sigma": exact}}
-    res = {**res, "identified": {"sigma": ident}, **scored}
+    res = _result(x2, ident, exact, method="m", record="r")
     row = table9([error_propagation(x2, res)], [res]).iloc[0]
     assert row["sigma_max_all_pct"] == pytest.approx(row["sigma_max_identifiable_pct"]) == pytest.approx(5.0)
 
 
 def test_an_undetermined_cable_has_no_error_and_rows_must_pair(x1):
     res, k = _x1_run(x1, base_value=10.0)
-    res["identified"]["sigma"][k] = None  # a method that leaves the base cable undetermined
-    res["errors"]["sigma_max_pct"] = 0.0
+    sigma = list(res.identified.sigma)
+    sigma[k] = None  # a method that leaves the base cable undetermined
+    res = res.replace(
+        identified=res.identified.replace(sigma=sigma), errors=res.errors.replace(sigma_max_pct=0.0)
+    )
     row = table9([error_propagation(x1, res)], [res]).iloc[0]
     assert row["sigma_max_all_pct"] == pytest.approx(0.0, abs=1e-12) and row["n_undetermined"] == 1
-    other = {**res, "record": "taut_1pt"}
+    other = res.replace(record="taut_1pt")
     with pytest.raises(ValueError, match="does not belong"):
         table9([error_propagation(x1, res)], [other])
 

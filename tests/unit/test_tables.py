@@ -1,9 +1,12 @@
 """Table writing and assembly (tensegrity_id.report.tables) on small hand-made inputs."""
 
+import json
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
+from result_records import make_result
 from tensegrity_id.report.tables import (
     RUN_COLUMNS,
     TABLE5_COLUMNS,
@@ -14,27 +17,28 @@ from tensegrity_id.report.tables import (
     table_s3,
     write_table,
 )
+from tensegrity_id.results.assessment import StructureAssessment
+from tensegrity_id.results.fisher import StructuralIdentifiability
+from tensegrity_id.results.identification import Batch, ParticleEss
 
 
 def _run(method, seed, sigma_max, *, record="slack_1pt", steps=100, **extra):
-    """A minimal identification result record (the keys the tables read)."""
-    return {
-        "method": method,
-        "structure": "x1",
-        "record": record,
-        "protocol": "top_node",
-        "seed": seed,
-        "steps": steps,
-        "errors": {"sigma_max_pct": sigma_max, "c_pct": 2.0 * sigma_max},
-        "reconstruction_pct": 10.0 + seed,
-        "held_out_ratio": 1.0 + 0.1 * seed,
-        "held_out_misfit_pct": 2.0,
-        "resimulation_pct": 3.0,
-        "n_transitions": 20,
-        "outcome": "identified",
-        "wall_s": 100.0 * (seed + 1),
-        **extra,
-    }
+    """A minimal identification result record (the fields the tables read)."""
+    fields = dict(
+        method=method,
+        record=record,
+        seed=seed,
+        steps=steps,
+        errors={"sigma_max_pct": sigma_max, "c_pct": 2.0 * sigma_max},
+        reconstruction_pct=10.0 + seed,
+        held_out_ratio=1.0 + 0.1 * seed,
+        held_out_misfit_pct=2.0,
+        resimulation_pct=3.0,
+        n_transitions=20,
+        outcome="identified",
+        wall_s=100.0 * (seed + 1),
+    )
+    return make_result(**{**fields, **extra})
 
 
 # ------------------------------------------------------------------ write_table
@@ -64,9 +68,8 @@ def test_write_table_of_an_empty_frame_keeps_the_header(tmp_path):
 def test_run_summary_one_row_per_result_in_order():
     runs = [
         _run("pinn_smooth", 0, 1.5),
-        _run("lm_shooting", 0, 80.0, steps=None, protocol=None, reconstruction_pct=None),
+        _run("lm_shooting", 0, 80.0, steps=None, protocol=None, reconstruction_pct=None, held_out_ratio=None),
     ]
-    del runs[1]["held_out_ratio"]  # optional metrics may be absent
     df = run_summary(runs)
     assert list(df.columns) == RUN_COLUMNS and len(df) == 2
     assert df["method"].tolist() == ["pinn_smooth", "lm_shooting"]
@@ -111,7 +114,7 @@ def test_table5_medians_over_seeds_per_case_treatment_and_steps():
 
 def test_table5_cost_is_per_seed_of_a_batch():
     """Seeds trained as one batch share its job time: the table's cost is the batch's over its seeds."""
-    batch = {"seeds": [0, 1], "size": 2}
+    batch = Batch(seeds=[0, 1], size=2, train_wall_s=290.0)
     runs = [_run("pinn_smooth", k, 1.0, wall_s=300.0, batch=batch) for k in (0, 1)]
     assert table5(runs).iloc[0]["wall_s"] == pytest.approx(150.0)
     assert run_summary(runs)["batch_size"].tolist() == [2, 2]
@@ -132,11 +135,14 @@ def _pair(method, taut, slack):
 
 def test_table6_rows_notes_and_published_values():
     lm = _pair("lm_shooting", 97.0, 0.07)
-    lm["taut"].update(chi2=123.456, spurious_minimum=True, steps=None)
-    lm["slack"].update(chi2=1.02, spurious_minimum=False, steps=None)
+    lm["taut"] = lm["taut"].replace(chi2=123.456, spurious_minimum=True, steps=None)
+    lm["slack"] = lm["slack"].replace(chi2=1.02, spurious_minimum=False, steps=None)
     pf = _pair("pf_enkf", 60.0, 400.0)
-    pf["taut"].update(ess={"median": 12.345, "n_particles": 400}, steps=None)
-    pf["slack"].update(ess=None, steps=None)
+    ess = ParticleEss(
+        t=[0.0], value=[12.345], median=12.345, min=12.345, fraction_below_2=0.0, n_particles=400
+    )
+    pf["taut"] = pf["taut"].replace(ess=ess, steps=None)
+    pf["slack"] = pf["slack"].replace(ess=None, steps=None)
     runs = {
         "pinn": _pair("pinn_smooth", 1.0, 1.3),
         "lm_shooting": lm,
@@ -195,20 +201,26 @@ def test_table_s3_counts_only():
 
 
 def test_table_s3_with_identifiability_assessment_and_published_values():
-    ident = [{"resolvable": 3, "n_cables": 4}, {"resolvable": 0, "n_cables": 9}]
+    ident = [StructuralIdentifiability(3, 4, [0], 0, [], 0), StructuralIdentifiability(0, 9, [], 0, [], 0)]
+    data = json.loads((Path(__file__).resolve().parents[1] / "data" / "analysis_results.json").read_text())
+    kind = StructureAssessment
+    x1 = kind.from_json(
+        {"schema": {"kind": kind.KIND, "version": kind.VERSION}, **data["assessment"]["data"]}
+    )
     assess = [
-        {"rigid": {"class": "stable", "lambda_min": 148.61}},
-        {"rigid": {"class": "super-stable", "lambda_min": 28.2}},
+        x1.replace(rigid=x1.rigid.replace(class_="stable", lambda_min=148.61)),
+        x1.replace(rigid=x1.rigid.replace(class_="super-stable", lambda_min=28.2)),
     ]
     published = pd.DataFrame(
         {"structure": ["x1", "x2"], "class": ["stable", "stable"], "lambda_min": [148.6, 211.6]}
     )
     df = table_s3(REPORTS, ident, assess, published)
-    assert list(df.columns) == [*TABLE_S3_COLUMNS, "class", "lambda_min", "paper_class", "paper_lambda_min"]
+    assessed = ["class", "lambda_min", "lambda_min_grounding_free", "connelly", "nullity_Omega"]
+    assert list(df.columns) == [*TABLE_S3_COLUMNS, *assessed, "paper_class", "paper_lambda_min"]
     assert df["resolvable"].tolist() == ["3/4", "0/9"]
     assert df["class"].tolist() == ["stable", "super-stable"]
     assert df["lambda_min"].tolist() == [148.61, 28.2]
     assert df["paper_class"].tolist() == ["stable", ""]  # t3_prism is not in the published table
     assert df.loc[0, "paper_lambda_min"] == 148.6 and math.isnan(df.loc[1, "paper_lambda_min"])
     # without the published table the assessment columns stand alone
-    assert list(table_s3(REPORTS, ident, assess).columns) == [*TABLE_S3_COLUMNS, "class", "lambda_min"]
+    assert list(table_s3(REPORTS, ident, assess).columns) == [*TABLE_S3_COLUMNS, *assessed]

@@ -2,16 +2,17 @@
 
 Output ``results/assess/scan/{structure}.json``: ``scan`` rows with ``scale``
 (-, multiplying the cable force densities; the bars follow by equilibrium),
-``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m, rigid bars).
+``class``, ``lambda_min`` and ``lambda_min_KG`` (N/m, rigid bars): a
+PrestressScan record (tensegrity_id.results.assessment).
 """
 
 from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import prestress_scan
-from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import read_json, setup_log
 
 log = setup_log(snakemake.log[0])
 st = structure_from_report(read_json(snakemake.input.structure))
 out = prestress_scan(st, snakemake.params.scales, tol_rel=snakemake.params.tol_rel)
-for r in out["scan"]:
-    log.info("scale %+.3g: %s, lambda_min %.6g N/m", r["scale"], r["class"], r["lambda_min"])
-write_json(snakemake.output.json, out)
+for r in out.scan:
+    log.info("scale %+.3g: %s, lambda_min %.6g N/m", r.scale, r.class_, r.lambda_min)
+out.write(snakemake.output.json)

@@ -13,31 +13,37 @@ modal analysis); ``lambda_min_invariant`` (N/m, a free-standing form's
 margin on all coordinates with the rigid-body motions projected out,
 invariant to the grounding; ``None`` for a supported structure) and
 ``connelly`` (Connelly's condition: stress matrix PSD, nullity d+1, no
-conic at infinity).
+conic at infinity).  A StructureAssessment record (tensegrity_id.results.assessment).
 """
 
 from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import assess, lowest_frequency
-from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.assessment import StructureAssessment
 
 log = setup_log(snakemake.log[0])
 cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}
+tol_rel = cfg["tol_rel"]
 st = structure_from_report(read_json(snakemake.input.structure))
-out = {"structure": st.name, "tol_rel": cfg["tol_rel"]}
-for bars in ("rigid", "flexible"):
-    out[bars] = assess(st, bars=bars, tol_rel=cfg["tol_rel"], cable_area=cfg["cable_area"])
+rigid, flexible = (
+    assess(st, bars=b, tol_rel=tol_rel, cable_area=cfg["cable_area"]) for b in ("rigid", "flexible")
+)
+for bars, a in (("rigid", rigid), ("flexible", flexible)):
     log.info(
         "%s bars: %s, lambda_min %.6g N/m, lambda_min(K_G) %.3g",
         bars,
-        out[bars]["class"],
-        out[bars]["lambda_min"],
-        out[bars]["lambda_min_KG"],
+        a.class_,
+        a.lambda_min,
+        a.lambda_min_KG,
     )
-out["margin_ratio_flexible"] = out["flexible"]["lambda_min"] / out["rigid"]["lambda_min"]
-out["f1_tangent_hz"], out["f1_modal_hz"] = lowest_frequency(st)
-log.info(
-    "lowest frequency: tangent stiffness %.6g Hz, constrained modal %.6g Hz",
-    out["f1_tangent_hz"],
-    out["f1_modal_hz"],
-)
-write_json(snakemake.output.json, out)
+f1_tangent, f1_modal = lowest_frequency(st)
+log.info("lowest frequency: tangent stiffness %.6g Hz, constrained modal %.6g Hz", f1_tangent, f1_modal)
+StructureAssessment(
+    structure=st.name,
+    tol_rel=tol_rel,
+    rigid=rigid,
+    flexible=flexible,
+    margin_ratio_flexible=flexible.lambda_min / rigid.lambda_min,
+    f1_tangent_hz=f1_tangent,
+    f1_modal_hz=f1_modal,
+).write(snakemake.output.json)

@@ -5,7 +5,8 @@ Output ``results/fisher/{structure}/{record}/{protocol}.json``: parameter
 information), ``eigenvalues``/``eigenvectors``, ``near_null`` directions with
 their members, ``null_members``, ``condition_identifiable``, ``crlb``
 (absolute, parameter units) and ``crlb_relative``, ``sensitivity_norms``,
-and the structural identifiability (``resolvable``, ``invisible``).
+and the structural identifiability (``resolvable``, ``invisible``): a
+FisherAnalysis record (tensegrity_id.results.fisher).
 """
 
 import numpy as np
@@ -13,12 +14,13 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.identifiability import (
     acceleration_sensitivities,
     active_channels,
+    first_order_identifiability,
     fisher_information,
-    fisher_summary,
-    structural_identifiability,
+    summarise_fisher,
 )
 from tensegrity_id.data.records import forcing_from_meta, record_structure
-from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.fisher import FisherAnalysis
 
 log = setup_log(snakemake.log[0])
 p, sim = snakemake.params.fisher, snakemake.params.sim
@@ -46,17 +48,19 @@ S, theta0, names = acceleration_sensitivities(
     **sim,
 )
 J = fisher_information(S, sensors["noise_std"])
-out = fisher_summary(J, theta0, names, null_tol=p["null_tol"])
-out["structural"] = structural_identifiability(structure)
 act = active_channels(sensors["noise_std"])
-out["channels"] = sensors["channels"].tolist()
-out["active_channels"] = sensors["channels"][act].tolist()
+out = FisherAnalysis.of(
+    summarise_fisher(J, theta0, names, null_tol=p["null_tol"]),
+    structural=first_order_identifiability(structure),
+    channels=sensors["channels"].tolist(),
+    active_channels=sensors["channels"][act].tolist(),
+)
 if not act.all():
     log.info("channels without signal left out: %s", sensors["channels"][~act].tolist())
 log.info(
     "null members %s; condition %.4g; worst relative CRLB %.4g",
-    out["null_members"],
-    out["condition_identifiable"],
-    max(out["crlb_relative"].values()),
+    out.null_members,
+    out.condition_identifiable,
+    max(out.crlb_relative.values()),
 )
-write_json(snakemake.output.json, out)
+out.write(snakemake.output.json)

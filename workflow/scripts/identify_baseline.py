@@ -2,8 +2,8 @@
 baseline_variants).
 
 Output ``results/identify/{method}/{structure}/{record}/{protocol}_seed{seed}.json``
-(``..._restarts.json`` for LM from several guesses): the result record of
-tensegrity_id.identify.base — ``identified``/``exact`` (sigma N/m per cable,
+(``..._restarts.json`` for LM from several guesses): the result record
+(tensegrity_id.results.identification.IdentificationResult) — ``identified``/``exact`` (sigma N/m per cable,
 c N s/m), ``errors`` (relative %, identifiable cables only), ``outcome``,
 ``wall_s``, ``n_forward_simulations``, ``n_hyperparameters`` — plus the
 method's extras: LM ``chi2``, ``spurious_minimum`` and every start (with its
@@ -11,10 +11,10 @@ errors, scored after the search); UKF ``passes``; PF-EnKF ``ess`` over time.
 With ``params.variants`` (rule baseline_variants, ``..._variants_{study}.json``) the
 method runs once per option variant and the file holds ``variants``: one
 compact record per variant (options, identified, errors, chi2, spurious flag,
-simulations, wall time, outcome).
+simulations, wall time, outcome; VariantsResult).
 """
 
-from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify import filters, shooting  # noqa: F401  (registers lm_shooting, ukf, pf_enkf)
 from tensegrity_id.identify.base import get_method, run_variants
 from tensegrity_id.identify.problems import load_problem
@@ -39,29 +39,27 @@ log.info(
 )
 variants = getattr(par, "variants", None)
 if variants:
-    write_json(out.json, {**run_variants(name, options, variants, problem, log), "protocol": wc.protocol})
+    run_variants(name, options, variants, problem, log).replace(protocol=wc.protocol).write(out.json)
 else:
-    result = get_method(name, **options).run(problem)
-    result.pop("_series", None)
-    result.update(protocol=wc.protocol)
-    for start in result.get("starts", []):
+    result = get_method(name, **options).run(problem).replace(protocol=wc.protocol)
+    for start in result.starts or []:
         log.info(
             "start %s: chi2 %.4g, max sigma error %s %%",
-            start["start"],
-            start["chi2"],
-            start.get("sigma_max_pct", "(no exact values)"),
+            start.start,
+            start.chi2,
+            "(no exact values)" if start.sigma_max_pct is None else start.sigma_max_pct,
         )
-    e = result["errors"]
+    e = result.errors
     log.info(
         "done: sigma %s N/m, c %.4g N s/m; max sigma error %s %%, c error %s %% (None: no exact values); "
         "resimulation chi2 %s; outcome %s, %.1f s, %d forward simulations",
-        [round(v, 4) if v is not None else None for v in result["identified"]["sigma"]],
-        result["identified"]["c"],
-        e["sigma_max_pct"],
-        e["c_pct"],
-        result["resimulation_chi2"],
-        result["outcome"],
-        result["wall_s"],
-        result["n_forward_simulations"],
+        [round(v, 4) if v is not None else None for v in result.identified.sigma],
+        result.identified.c,
+        e.sigma_max_pct,
+        e.c_pct,
+        result.resimulation_chi2,
+        result.outcome,
+        result.wall_s,
+        result.n_forward_simulations,
     )
-    write_json(out.json, result)
+    result.write(out.json)

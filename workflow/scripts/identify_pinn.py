@@ -16,7 +16,7 @@ stopped.  Compiled steps are cached in ``params.compile_cache``.
 from pathlib import Path
 
 import torch
-from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.pinn import methods  # noqa: F401  (registers pinn_smooth, pinn_fb, pinn_event)
 from tensegrity_id.identify.pinn.compile import use_cache_dir
@@ -24,6 +24,7 @@ from tensegrity_id.identify.pinn.outputs import write_run
 from tensegrity_id.identify.pinn.settings import TREATMENTS
 from tensegrity_id.identify.problems import load_problem
 from tensegrity_id.identify.seeds import seed_group_summary
+from tensegrity_id.results.identification import KEY
 
 log = setup_log(snakemake.log[0])
 torch.set_num_threads(snakemake.threads)
@@ -43,20 +44,21 @@ log.info(
 method = get_method(f"pinn_{par.treatment}", checkpoint=par.checkpoint, progress=log, **par.settings)
 results = method.run_batch(problems)
 for k, result in enumerate(results):
-    result.update(protocol=par.protocol, records=list(par.records))
+    result = result.replace(protocol=par.protocol, records=list(par.records))
     if par.variant:  # a settings variant names itself and its overrides
-        result.update(variant=par.variant, settings_overrides=dict(par.overrides))
+        result = result.replace(variant=par.variant, settings_overrides=dict(par.overrides))
     write_run(result, out.json[k], out.history[k], out.series[k], log)
+    results[k] = result
 summary = seed_group_summary(results)
-s = summary["errors"]["sigma_max_pct"]
+s = summary.errors[KEY.sigma_max_pct]
 log.info(
     "done: %d seeds in %.0f s (%s step); max sigma error mean %s %%, range %s %%; %d diverged",
-    summary["n_seeds"],
-    summary["wall_s"],
-    results[0]["step_mode"],
-    "-" if s["mean"] is None else f"{s['mean']:.3g}",
-    "-" if s["min"] is None else f"{s['min']:.3g}-{s['max']:.3g}",
-    len(summary["diverged"]),
+    summary.n_seeds,
+    summary.wall_s,
+    results[0].step_mode,
+    "-" if s.mean is None else f"{s.mean:.3g}",
+    "-" if s.min is None else f"{s.min:.3g}-{s.max:.3g}",
+    len(summary.diverged),
 )
-write_json(out.summary, summary)
+summary.write(out.summary)
 Path(par.checkpoint).unlink(missing_ok=True)

@@ -1,7 +1,7 @@
 """Levenberg-Marquardt shooting from a physics-informed estimate (rule identify_pinn_lm).
 
 Output ``results/identify/pinn_lm/{structure}/{record}/{protocol}_{treatment}_seed{seed}_steps{steps}.json``:
-the result record of tensegrity_id.identify.base for method ``pinn_lm``
+the result record (tensegrity_id.results.identification.IdentificationResult) of method ``pinn_lm``
 (LM ``chi2``, ``spurious_minimum``, ``resimulation_chi2``), with ``start``:
 the PINN run it started from (file, identified values, errors, outcome), and
 ``fisher_at_start``: the Fisher information of the record's channels at the
@@ -10,14 +10,15 @@ identifiable block, worst relative Cramér–Rao bound), a signal that needs
 no exact parameters.
 """
 
-from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify import shooting  # noqa: F401  (registers pinn_lm)
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.results.identification import IdentificationResult, StartedFrom
 
 log = setup_log(snakemake.log[0])
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
-pinn = read_json(inp.pinn)
+pinn = IdentificationResult.load(inp.pinn)
 problem = load_problem(
     inp.structure,
     list(inp.record_npz),
@@ -27,7 +28,7 @@ problem = load_problem(
     seed=int(wc.seed),
     **par.problem,
 )
-start = {"sigma": pinn["identified"]["sigma"], "c": pinn["identified"]["c"]}
+start = {"sigma": pinn.identified.sigma, "c": pinn.identified.c}
 log.info(
     "pinn_lm on %s/%s (%s, seed %s) from %s: start %s",
     wc.structure,
@@ -45,27 +46,26 @@ options = {
     "fisher_at_start": dict(par.fisher),
 }
 result = get_method("pinn_lm", **options).run(problem)
-result.pop("_series", None)
-result.update(
+result = result.replace(
     protocol=wc.protocol,
     records=list(par.records),
-    start={
-        "file": str(inp.pinn),
-        "method": pinn["method"],
-        "steps": pinn.get("steps"),
-        "identified": pinn["identified"],
-        "errors": pinn["errors"],
-        "outcome": pinn["outcome"],
-        "resimulation_chi2": pinn.get("resimulation_chi2"),
-    },
+    start=StartedFrom(
+        file=str(inp.pinn),
+        method=pinn.method,
+        steps=pinn.steps,
+        identified=pinn.identified,
+        errors=pinn.errors,
+        outcome=pinn.outcome,
+        resimulation_chi2=pinn.resimulation_chi2,
+    ),
 )
-e = result["errors"]
+e = result.errors
 log.info(
     "PINN max sigma error %s %% -> pinn_lm %.3g %%, c %.3g %%, chi2 %.4g, outcome %s",
-    pinn["errors"]["sigma_max_pct"],
-    e["sigma_max_pct"],
-    e["c_pct"],
-    result["chi2"],
-    result["outcome"],
+    pinn.errors.sigma_max_pct,
+    e.sigma_max_pct,
+    e.c_pct,
+    result.chi2,
+    result.outcome,
 )
-write_json(out.json, result)
+result.write(out.json)

@@ -16,6 +16,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.measured import measured_record, save_measured
 from tensegrity_id.data.record_csv import read_record
 from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.screening import RECORD_SCREENS, RecordScreens
 
 log = setup_log(snakemake.log[0])
 inp, out, entry = snakemake.input, snakemake.output, dict(snakemake.params.entry)
@@ -32,13 +33,13 @@ result = measured_record(structure, rec, entry, name=snakemake.wildcards.record)
 meta = result["meta"]
 log.info("read as %s", meta["source"]["dialect"] or "UFF-58")
 log.info("noise std per channel %s m/s^2 (%s)", meta["noise_std"], meta["noise_method"])
-screens = meta["record_screens"]
+screens = RecordScreens.from_json(meta[RECORD_SCREENS])
 log.info(
     "against the design model: level %s x, agreement %s, outliers %s (%s)",
-    screens.get("level_ratio"),
-    screens.get("agreement"),
-    len(screens["outliers"]["found"]),
-    screens["outliers"]["action"],
+    screens.level_ratio,
+    screens.agreement,
+    len(screens.outliers.found),
+    screens.outliers.action,
 )
 log.info(
     "starts at rest: %s over %d samples (gap %s, limit %s)",

@@ -13,8 +13,9 @@ the paper's values (``paper_*``, resources/published/{table}.csv).
 """
 
 import pandas as pd
-from tensegrity_id.data.runio import read_json, setup_log, split_runs
+from tensegrity_id.data.runio import setup_log, split_runs
 from tensegrity_id.report.tables import bench_table, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 TITLES = {
     "table3": "Table 3: identification across the benchmark structures (2 % noise)",
@@ -26,7 +27,7 @@ TITLES = {
 }
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
-rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
+rows, results = split_runs(par.rows, [IdentificationResult.load(p) for p in inp.runs])
 df = bench_table(rows, results, pd.read_csv(inp.published, dtype=str))
 log.info("\n%s", df.to_string(index=False))
 write_table(df, snakemake.output.csv, snakemake.output.md, title=TITLES[par.table])

@@ -10,13 +10,14 @@ the damper error (%), the re-simulation chi2 and the outcome
 (tensegrity_id.report.tables: force_scale_table).
 """
 
-from tensegrity_id.data.runio import read_json, setup_log, split_runs
+from tensegrity_id.data.runio import setup_log, split_runs
 from tensegrity_id.report.tables import force_scale_table, write_table
+from tensegrity_id.results.identification import IdentificationResult, VariantsResult
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
-rows, results = split_runs(par.rows, [read_json(p) for p in inp.runs])
-lm = read_json(inp.lm[0]) if len(inp.lm) else None  # one variants file, or none
+rows, results = split_runs(par.rows, [IdentificationResult.load(p) for p in inp.runs])
+lm = VariantsResult.load(inp.lm[0]) if len(inp.lm) else None  # one variants file, or none
 df = force_scale_table(rows, results, lm, par.true_scale)
 log.info("\n%s", df.to_string(index=False))
 write_table(

@@ -11,12 +11,15 @@ docs/pinn_specification.md reads both.
 """
 
 import pandas as pd
-from tensegrity_id.data.runio import read_json, setup_log, split_runs
+from tensegrity_id.data.runio import setup_log, split_runs
 from tensegrity_id.report.plot_spec_study import plot_spec_study
 from tensegrity_id.report.tables import pinn_spec_table, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
-rows, results = split_runs(snakemake.params.rows, [read_json(p) for p in snakemake.input.runs])
+rows, results = split_runs(
+    snakemake.params.rows, [IdentificationResult.load(p) for p in snakemake.input.runs]
+)
 df = pinn_spec_table(rows, results)
 log.info("\n%s", df.to_string(index=False))
 write_table(

@@ -7,11 +7,12 @@ ratio (-), re-simulation error of an unmeasured acceleration (%),
 transitions, outcome label and wall time (s).
 """
 
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.tables import run_summary, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
-df = run_summary([read_json(p) for p in snakemake.input.runs])
+df = run_summary([IdentificationResult.load(p) for p in snakemake.input.runs])
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,

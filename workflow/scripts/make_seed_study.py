@@ -11,12 +11,14 @@ row has them.
 
 import yaml
 from tensegrity_id.analysis.seed_study import seed_study
-from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.results.fisher import FISHER_KEY, FisherAnalysis
+from tensegrity_id.results.identification import KEY, IdentificationResult
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
-runs = [read_json(p) for p in inp.runs]
-out = seed_study(runs, read_json(inp.fisher))
+runs = [IdentificationResult.load(p) for p in inp.runs]
+out = seed_study(runs, FisherAnalysis.load(inp.fisher))
 with open(inp.published) as fh:
     out["paper"] = (yaml.safe_load(fh) or {}).get(par.row["row"])
 out["row"] = dict(par.row)
@@ -28,8 +30,8 @@ for n, p in out["parameters"].items():
         p["mean"],
         p["bias_pct"],
         p["std"],
-        p["crlb"],
+        p[FISHER_KEY.crlb],
         p["std_over_crlb"],
     )
-log.info("held-out ratio %.3g; outcomes %s", out["held_out_ratio"], out["outcomes"])
+log.info("held-out ratio %.3g; outcomes %s", out[KEY.held_out_ratio], out[KEY.outcomes])
 write_json(snakemake.output.json, out)

@@ -11,12 +11,14 @@ they raise at the configured thresholds (``silent_failures.flags``, one set
 for every row), and the hybrid ``pinn_lm``'s errors, chi2 and outcome.
 """
 
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.tables import SILENT_FLAGS, silent_failure_table, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
-pinn, hybrid = [read_json(p) for p in inp.runs], [read_json(p) for p in inp.hybrid]
+pinn = [IdentificationResult.load(p) for p in inp.runs]
+hybrid = [IdentificationResult.load(p) for p in inp.hybrid]
 flags = {**SILENT_FLAGS, **dict(par.flags)}
 rows, p_rows, h_rows = [], [], []
 for row in par.rows:

@@ -8,11 +8,12 @@ motion scale), the held-out ratio (-), the record's taut-slack transitions
 and the wall time (s).
 """
 
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.tables import table5, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
-df = table5([read_json(p) for p in snakemake.input.runs])
+df = table5([IdentificationResult.load(p) for p in snakemake.input.runs])
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,

@@ -9,17 +9,18 @@ hyperparameter count (the paper's definition), the outcome labels and a note
 """
 
 import pandas as pd
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.tables import table6, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
 kind = {par.records["taut"]: "taut", par.records["slack"]: "slack"}
 runs = {}
 for path in [*inp.pinn, *inp.baselines, *inp.regression]:
-    res = read_json(path)
-    key = "pinn" if res["method"].startswith("pinn_") else res["method"]
-    runs.setdefault(key, {})[kind[res["record"]]] = res
+    res = IdentificationResult.load(path)
+    key = "pinn" if res.method.startswith("pinn_") else res.method
+    runs.setdefault(key, {})[kind[res.record]] = res
 df = table6(runs, pd.read_csv(inp.published))
 log.info("\n%s", df.to_string(index=False))
 write_table(

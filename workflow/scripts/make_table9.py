@@ -15,14 +15,15 @@ from tensegrity_id.analysis import error_propagation
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.study_tables import TABLE9_NOTE, table9
 from tensegrity_id.report.tables import write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 structures = {}
 for p in snakemake.input.structures:
     st = structure_from_report(read_json(p))
     structures[st.name] = st
-results = [read_json(p) for p in snakemake.input.results]
-assessed = [error_propagation(structures[res["structure"]], res) for res in results]
+results = [IdentificationResult.load(p) for p in snakemake.input.results]
+assessed = [error_propagation(structures[res.structure], res) for res in results]
 df = table9(assessed, results)
 log.info("\n%s", df.to_string(index=False))
 write_table(

@@ -10,6 +10,7 @@ settings it states: the network and optimisation rows are read from the
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.study_tables import table_s2
 from tensegrity_id.report.tables import write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 hexprism, run = snakemake.input.get("hexprism"), snakemake.input.get("run")
@@ -17,7 +18,7 @@ df = table_s2(
     snakemake.params.config,
     read_json(snakemake.input.benchmark),
     read_json(hexprism) if hexprism else None,
-    run=(run, read_json(run)["options"]) if run else None,
+    run=(run, IdentificationResult.load(run).options) if run else None,
 )
 log.info("\n%s", df.to_string(index=False))
 write_table(

@@ -16,21 +16,18 @@ alongside.  Also writes ``results/values/tableS3_resolvable.json``
 
 import pandas as pd
 from tensegrity_id import structure_from_report
-from tensegrity_id.analysis.identifiability import structural_identifiability
+from tensegrity_id.analysis.identifiability import first_order_identifiability
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import table_s3, write_table
+from tensegrity_id.results.assessment import StructureAssessment
+from tensegrity_id.results.fisher import IdentifiabilityTotals
 
 log = setup_log(snakemake.log[0])
 reports = [read_json(p) for p in snakemake.input.structures]
-ident = [structural_identifiability(structure_from_report(r)) for r in reports]
-assessments = [read_json(p) for p in snakemake.input.assess]
+ident = [first_order_identifiability(structure_from_report(r)) for r in reports]
+assessments = [StructureAssessment.load(p) for p in snakemake.input.assess]
 df = table_s3(reports, ident, assessments, pd.read_csv(snakemake.input.published))
-totals = {
-    "determined": sum(i["resolvable"] for i in ident),
-    "cables": sum(i["n_cables"] for i in ident),
-    "invisible": sum(len(i["invisible"]) for i in ident),
-    "combinations": sum(i["n_combinations"] for i in ident),
-}
+totals = IdentifiabilityTotals.of(ident).to_json()
 log.info("first-order identifiability totals: %s", totals)
 write_json(snakemake.output.totals, totals)
 log.info("\n%s", df.to_string(index=False))

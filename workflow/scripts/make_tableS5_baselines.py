@@ -10,15 +10,16 @@ outcome and the wall time per run (s).  The paper runs only the PINN on
 these records; this table is beyond it.
 """
 
-from tensegrity_id.data.runio import read_json, setup_log, split_runs
+from tensegrity_id.data.runio import setup_log, split_runs
 from tensegrity_id.report.tables import model_form_methods_table, write_table
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
-rows, groups = split_runs(par.rows, [read_json(p) for p in inp.pinn])
-results = {(row["row"], runs[0]["method"]): runs for row, runs in zip(rows, groups, strict=True)}
+rows, groups = split_runs(par.rows, [IdentificationResult.load(p) for p in inp.pinn])
+results = {(row["row"], runs[0].method): runs for row, runs in zip(rows, groups, strict=True)}
 for (row_id, method), p in zip(par.baselines, inp.baselines, strict=True):
-    results.setdefault((row_id, method), []).append(read_json(p))
+    results.setdefault((row_id, method), []).append(IdentificationResult.load(p))
 df = model_form_methods_table(rows, results)
 log.info("\n%s", df.to_string(index=False))
 title = "Table S5, companion: every method on the model-form records (beyond the paper)"

@@ -10,6 +10,7 @@ cables, sensor channels; record length in s).
 from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_fig2 import plot_fig2
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
 p = snakemake.params
@@ -23,6 +24,6 @@ sizes = {
     "t_ref": float(p.t_end),
 }
 run = snakemake.input.get("run")
-settings = read_json(run)["options"] if run else p.settings
+settings = IdentificationResult.load(run).options if run else p.settings
 plot_fig2(settings, sizes, [snakemake.output.pdf, snakemake.output.png])
 log.info("Figure 2 for %s: %s, settings of %s", s.name, sizes, run or "the config (no run)")

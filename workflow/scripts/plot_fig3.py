@@ -11,9 +11,10 @@ bounds then move to panel (d)).
 
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.report.plot_fisher import plot_fig3
+from tensegrity_id.results.fisher import FisherAnalysis
 
 log = setup_log(snakemake.log[0])
-results = [read_json(p) for p in snakemake.input.fisher]
+results = [FisherAnalysis.load(p) for p in snakemake.input.fisher]
 labels = snakemake.params.labels
 studies = [read_json(p) for p in snakemake.input.seed_study]
 plot_fig3(

@@ -9,12 +9,13 @@ terms over the training steps.
 from pathlib import Path
 
 import pandas as pd
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.plot_pinn import plot_fig4
+from tensegrity_id.results.identification import IdentificationResult
 
 log = setup_log(snakemake.log[0])
-runs = [read_json(p) for p in snakemake.input.runs]
+runs = [IdentificationResult.load(p) for p in snakemake.input.runs]
 hist = [pd.read_csv(p) for p in snakemake.input.histories]
-labels = [f"{r['structure']} {r['record']} ({r['method']}, {r['steps']} steps)" for r in runs]
+labels = [f"{r.structure} {r.record} ({r.method}, {r.steps} steps)" for r in runs]
 plot_fig4(runs, hist, labels, [snakemake.output.pdf, snakemake.output.png])
 log.info("plotted %s", [Path(p).name for p in snakemake.input.runs])

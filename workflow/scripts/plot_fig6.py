@@ -16,6 +16,8 @@ import yaml
 from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_studies import plot_fig6, prism_series_summary
+from tensegrity_id.results.fisher import FISHER_KEY, FisherAnalysis
+from tensegrity_id.results.identification import KEY, IdentificationResult
 
 log = setup_log(snakemake.log[0])
 inp, par, out = snakemake.input, snakemake.params, snakemake.output
@@ -23,8 +25,8 @@ structure = structure_from_report(read_json(inp.structure))
 held = structure.fixed.any(axis=1)
 ends = held[structure.cables].sum(axis=1)
 cross, triangle = np.flatnonzero(ends == 1).tolist(), np.flatnonzero(ends == 0).tolist()
-runs = [read_json(p) for p in inp.runs]
-fishers = [read_json(p) for p in inp.fisher]
+runs = [IdentificationResult.load(p) for p in inp.runs]
+fishers = [FisherAnalysis.load(p) for p in inp.fisher]
 level_rows, level_runs, repeat_rows, repeat_runs, k = [], [], [], [], 0
 for row in par.rows:
     n = row["n_runs"]
@@ -45,10 +47,10 @@ for lv in summary["levels"]:
         "level %g N/m: %s transitions, worst sigma %.3g %%, cross/triangle %.4f (sqrt3 %.4f), CRLB %.3g %%",
         lv["level"],
         lv["n_transitions"],
-        lv["sigma_max_pct"],
+        lv[KEY.sigma_max_pct],
         lv["cross_triangle_ratio"],
         np.sqrt(3),
-        lv["crlb_max_pct"],
+        lv[FISHER_KEY.crlb_max_pct],
     )
 for rep in summary["repeats"]:
     log.info(

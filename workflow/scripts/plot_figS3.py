@@ -3,15 +3,16 @@
 Outputs ``results/figures/figS3_assessment.{pdf,png}``.
 """
 
-from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.data.runio import setup_log
 from tensegrity_id.report.plot_assessment import plot_figS3
+from tensegrity_id.results.assessment import PrestressScan, RecordAssessment, SteelDesign
 
 log = setup_log(snakemake.log[0])
 inp, out = snakemake.input, snakemake.output
 plot_figS3(
-    [read_json(p) for p in inp.scans],
-    [read_json(p) for p in inp.records],
+    [PrestressScan.load(p) for p in inp.scans],
+    [RecordAssessment.load(p) for p in inp.records],
     [out.pdf, out.png],
-    steel=[read_json(p) for p in inp.steel],
+    steel=[SteelDesign.load(p) for p in inp.steel],
 )
 log.info("wrote %s", list(out))

@@ -81,9 +81,9 @@ _EXPORTS = {
     "slackening_threshold": "data.records",
     "sensor_data": "data.sensors",
     # identifiability and assessment
-    "structural_identifiability": "analysis.identifiability",
+    "first_order_identifiability": "analysis.identifiability",
     "fisher_information": "analysis.identifiability",
-    "fisher_summary": "analysis.identifiability",
+    "summarise_fisher": "analysis.identifiability",
     "assess": "analysis.assessment",
     "classify": "analysis.stability",
     "stiffness": "analysis.stability",

@@ -10,11 +10,11 @@ Modules
 from .._lazy import attach
 
 _EXPORTS = {
-    "structural_identifiability": "identifiability",
+    "first_order_identifiability": "identifiability",
     "parameter_vector": "identifiability",
     "acceleration_sensitivities": "identifiability",
     "fisher_information": "identifiability",
-    "fisher_summary": "identifiability",
+    "summarise_fisher": "identifiability",
     "active_channels": "identifiability",
     "group_information": "identifiability",
     "modal_series": "prestress_series",

@@ -90,6 +90,29 @@ from ..mechanics.statics import (
     mechanism_basis,
 )
 from ..mechanics.structure import Structure
+from ..results.assessment import (
+    CLASSES,
+    ENERGY_ARRAYS,
+    Assessment,
+    ClassPoint,
+    DesignPoint,
+    DesignUtilisation,
+    DesignVerdict,
+    FamilyDirection,
+    FamilyPoint,
+    MeasuredAssessment,
+    MethodAssessment,
+    PrestressScan,
+    RecordAssessment,
+    ScanPoint,
+    SelfStressFamily,
+    SteelDesign,
+    SteelSections,
+    TensionPoint,
+)
+from ..results.identification import KEY, IdentificationResult
+from ..results.record import field_values
+from ..results.screening import ChannelScreen
 from .stability import (
     MATERIALS,
     STEEL_DENSITY,
@@ -115,42 +138,41 @@ __all__ = [
 
 def assess(
     structure: Structure, sigma=None, *, bars: str = "rigid", tol_rel: float = 1e-8, cable_area=None
-) -> dict:
+) -> Assessment:
     """Stability class, margin, prestress-stability checks and utilisations of one prestress.
 
-    Besides the keys of :func:`classify` (``lambda_min``: the margin on the
+    Besides the fields of :func:`classify` (``lambda_min``: the margin on the
     free coordinates, grounded as the structure is: the paper's margin):
     ``lambda_min_invariant`` (N/m, the grounding-free margin of a
-    free-standing form, ``None`` for a supported structure) and ``connelly`` (the dict of
-    :func:`tensegrity_id.analysis.stability.connelly_conditions`).
+    free-standing form, ``None`` for a supported structure) and ``connelly``
+    (:func:`tensegrity_id.analysis.stability.connelly_conditions`).
     """
     sigma = np.asarray(structure.sigma if sigma is None else sigma, float)
     k = stiffness(structure, sigma, bars=bars)
-    out = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
-    out["lambda_min_invariant"] = None
+    invariant = None
     if structure.free_standing:
-        Kt0 = unsupported_stiffness(structure, sigma, k["bar_sigma"], bars=bars)["Kt"]
-        out["lambda_min_invariant"] = float(np.linalg.eigvalsh(Kt0)[0]) if len(Kt0) else np.inf
-    out["connelly"] = connelly_conditions(structure, sigma, k["bar_sigma"], tol_rel=tol_rel)
+        Kt0 = unsupported_stiffness(structure, sigma, k.bar_sigma, bars=bars).Kt
+        invariant = float(np.linalg.eigvalsh(Kt0)[0]) if len(Kt0) else np.inf
     Um = mechanism_basis(structure)
-    out["n_mechanisms"] = int(Um.shape[1])
-    out["lambda_min_mechanisms"] = (
-        float(np.linalg.eigvalsh(Um.T @ k["S_free"] @ Um)[0]) if Um.shape[1] else None
-    )
-    w, V = np.linalg.eigh(k["KM"])
+    w, V = np.linalg.eigh(k.KM)
     U0 = V[:, np.abs(w) <= 1e-9 * max(np.abs(w).max(), 1e-300)]
-    out["lambda_min_KM_null"] = (
-        float(np.linalg.eigvalsh(U0.T @ k["KG_reduced"] @ U0)[0]) if U0.shape[1] else None
+    u = utilisations(structure, sigma, k.bar_sigma, cable_area=cable_area)
+    return Assessment(
+        **field_values(classify(k.Kt, k.KG, tol_rel=tol_rel)),
+        lambda_min_invariant=invariant,
+        connelly=connelly_conditions(structure, sigma, k.bar_sigma, tol_rel=tol_rel),
+        n_mechanisms=int(Um.shape[1]),
+        lambda_min_mechanisms=float(np.linalg.eigvalsh(Um.T @ k.S_free @ Um)[0]) if Um.shape[1] else None,
+        lambda_min_KM_null=float(np.linalg.eigvalsh(U0.T @ k.KG_reduced @ U0)[0]) if U0.shape[1] else None,
+        bars=bars,
+        U_c_max=u.U_c_max,
+        U_b_max=u.U_b_max,
+        U_c=u.U_c.tolist(),
+        U_b=u.U_b.tolist(),
+        bar_sigma=k.bar_sigma.tolist(),
+        eigenvalues_Kt=np.linalg.eigvalsh(k.Kt).tolist(),
+        eigenvalues_KG=np.linalg.eigvalsh(k.KG).tolist(),
     )
-    out["bars"] = bars
-    u = utilisations(structure, sigma, k["bar_sigma"], cable_area=cable_area)
-    out.update(
-        {"U_c_max": u["U_c_max"], "U_b_max": u["U_b_max"], "U_c": u["U_c"].tolist(), "U_b": u["U_b"].tolist()}
-    )
-    out["bar_sigma"] = k["bar_sigma"].tolist()
-    out["eigenvalues_Kt"] = np.linalg.eigvalsh(k["Kt"]).tolist()
-    out["eigenvalues_KG"] = np.linalg.eigvalsh(k["KG"]).tolist()
-    return out
 
 
 def lowest_frequency(structure: Structure, *, bars: str = "rigid") -> tuple[float, float]:
@@ -166,15 +188,17 @@ def lowest_frequency(structure: Structure, *, bars: str = "rigid") -> tuple[floa
 
     k = stiffness(structure, bars=bars)
     dyn = Dynamics(structure)
-    N = k["N"]
-    w2 = eigh(k["Kt"], N.T @ dyn.Mff @ N, eigvals_only=True)
+    N = k.N
+    w2 = eigh(k.Kt, N.T @ dyn.Mff @ N, eigvals_only=True)
     f_t = np.sqrt(np.abs(w2)) / (2 * np.pi)
     f_m = np.abs(constrained_modes(dyn)[0])
     floor = 1e-6 * max(f_m.max(), 1e-300)
     return float(f_t[f_t > floor][0]), float(f_m[f_m > floor][0])
 
 
-def prestress_scan(structure: Structure, scales, *, bars: str = "rigid", tol_rel: float = 1e-8) -> dict:
+def prestress_scan(
+    structure: Structure, scales, *, bars: str = "rigid", tol_rel: float = 1e-8
+) -> PrestressScan:
     """Class and margins as the prestress is scaled by each of ``scales`` (negative: reversed).
 
     The bars follow the cables through equilibrium (:func:`bar_force_densities`).
@@ -182,76 +206,84 @@ def prestress_scan(structure: Structure, scales, *, bars: str = "rigid", tol_rel
     rows = []
     for s in scales:
         k = stiffness(structure, float(s) * np.asarray(structure.sigma, float), bars=bars)
-        rows.append({"scale": float(s), **classify(k["Kt"], k["KG"], tol_rel=tol_rel)})
-    return {"structure": structure.name, "bars": bars, "scan": rows}
+        rows.append(ScanPoint(**field_values(classify(k.Kt, k.KG, tol_rel=tol_rel)), scale=float(s)))
+    return PrestressScan(structure=structure.name, bars=bars, scan=rows)
 
 
-def class_along_record(structure: Structure, record: dict, *, stride: int = 1, tol_rel: float = 1e-8) -> dict:
+def class_along_record(
+    structure: Structure, record: dict, *, name: str = "", stride: int = 1, tol_rel: float = 1e-8
+) -> RecordAssessment:
     """Instantaneous class of the frozen configuration at the samples of a record (rigid bars).
 
     ``record``: the arrays of a record file (``t``, ``q`` on all coordinates,
     ``lam`` bar multipliers, ``taut`` flags, energies ``E_T``, ``E_Vg``,
-    ``E_Vs``).  At each sample the tangent stiffness is built at the current
-    shape with the current cable force densities (slack cables drop out of
-    the stress matrix) and the bar multipliers of the record: ``class``,
-    ``lambda_min``, ``lambda_min_KG`` and ``counts`` with the paper's
-    convention (slack cables keep their axial stiffness), the same with
-    suffix ``_tangent`` with slack cables out of ``K_M`` as well (see
-    :func:`stiffness`).
+    ``E_Vs``), ``name`` its name.  At each sample the tangent stiffness is
+    built at the current shape with the current cable force densities (slack
+    cables drop out of the stress matrix) and the bar multipliers of the
+    record: ``class``, ``lambda_min``, ``lambda_min_KG`` and ``counts`` with
+    the paper's convention (slack cables keep their axial stiffness), the
+    same with suffix ``_tangent`` with slack cables out of ``K_M`` as well
+    (see :func:`stiffness`).
     """
     dyn = Dynamics(structure)
     idx = np.arange(0, len(record["t"]), int(stride))
-    rows = []
+    n_slack, paper, tangent = [], [], []
     for i in idx:
         qf = np.asarray(record["q"][i], float)[dyn.free]
         taut = np.asarray(record["taut"][i], bool)
-        row = {"n_slack": int((~taut).sum())}
-        for slack, suffix in (("stress", ""), ("tangent", "_tangent")):
+        n_slack.append(int((~taut).sum()))
+        for slack, rows in (("stress", paper), ("tangent", tangent)):
             k = stiffness(structure, bar_sigma=record["lam"][i], q_free=qf, taut=taut, slack=slack)
-            c = classify(k["Kt"], k["KG"], tol_rel=tol_rel)
-            row.update({f"{key}{suffix}": c[key] for key in ("class", "lambda_min", "lambda_min_KG")})
-        rows.append(row)
-    out = {"t": np.asarray(record["t"])[idx].tolist()}
-    for key in rows[0] if rows else ():
-        out[key] = [r[key] for r in rows]
-    for key in ("E_T", "E_Vg", "E_Vs"):
-        if key in record:
-            out[key] = np.asarray(record[key])[idx].tolist()
-    for suffix in ("", "_tangent"):
-        cls = out.get(f"class{suffix}", [])
-        out[f"counts{suffix}"] = {
-            c: int(sum(x == c for x in cls)) for c in ("super-stable", "stable", "unstable")
-        }
-    return out
+            rows.append(classify(k.Kt, k.KG, tol_rel=tol_rel))
+
+    def counts(rows) -> dict[str, int]:
+        return {c: int(sum(r.class_ == c for r in rows)) for c in CLASSES}
+
+    energies = {
+        key: np.asarray(record[key])[idx].tolist() if key in record else None for key in ENERGY_ARRAYS
+    }
+    return RecordAssessment(
+        t=np.asarray(record["t"])[idx].tolist(),
+        n_slack=n_slack,
+        class_=[r.class_ for r in paper],
+        lambda_min=[r.lambda_min for r in paper],
+        lambda_min_KG=[r.lambda_min_KG for r in paper],
+        class_tangent=[r.class_ for r in tangent],
+        lambda_min_tangent=[r.lambda_min for r in tangent],
+        lambda_min_KG_tangent=[r.lambda_min_KG for r in tangent],
+        counts=counts(paper),
+        counts_tangent=counts(tangent),
+        structure=structure.name,
+        record=name,
+        **energies,
+    )
 
 
-def error_propagation(structure: Structure, result: dict, *, bars: str = "rigid") -> dict:
+def error_propagation(structure: Structure, result: IdentificationResult, *, bars: str = "rigid") -> dict:
     """Margin and utilisation errors when identified force densities replace exact ones (the paper's Table 9).
 
-    ``result``: an identification result record (``identified.sigma``,
-    ``exact.sigma``, ``errors.sigma_max_pct``).  Undetermined cables
-    (``None``) keep their exact value and are counted.  Errors are relative,
-    in %; ``U_c`` is the largest cable utilisation (its error does not depend
-    on the cable area).
+    ``result``: an identification result record (its identified and exact
+    force densities, its largest error).  Undetermined cables (``None``)
+    keep their exact value and are counted.  Errors are relative, in %;
+    ``U_c`` is the largest cable utilisation (its error does not depend on
+    the cable area).
     """
-    exact = np.asarray(result["exact"]["sigma"], float)
-    ident = np.array(
-        [e if v is None else v for v, e in zip(result["identified"]["sigma"], exact, strict=True)]
-    )
+    exact = np.asarray(result.exact.sigma, float)
+    ident = np.array([e if v is None else v for v, e in zip(result.identified.sigma, exact, strict=True)])
     a_ex = assess(structure, exact, bars=bars)
     a_id = assess(structure, ident, bars=bars)
     return {
-        "method": result["method"],
-        "structure": result["structure"],
-        "record": result["record"],
-        "sigma_max_pct": result["errors"]["sigma_max_pct"],
-        "margin_exact": a_ex["lambda_min"],
-        "margin_identified": a_id["lambda_min"],
-        "margin_err_pct": 100 * abs(a_id["lambda_min"] / a_ex["lambda_min"] - 1),
-        "U_c_err_pct": 100 * abs(a_id["U_c_max"] / a_ex["U_c_max"] - 1),
-        "class_exact": a_ex["class"],
-        "class_identified": a_id["class"],
-        "n_undetermined": int(sum(v is None for v in result["identified"]["sigma"])),
+        "method": result.method,
+        "structure": result.structure,
+        "record": result.record,
+        KEY.sigma_max_pct: result.errors.sigma_max_pct,
+        "margin_exact": a_ex.lambda_min,
+        "margin_identified": a_id.lambda_min,
+        "margin_err_pct": 100 * abs(a_id.lambda_min / a_ex.lambda_min - 1),
+        "U_c_err_pct": 100 * abs(a_id.U_c_max / a_ex.U_c_max - 1),
+        "class_exact": a_ex.class_,
+        "class_identified": a_id.class_,
+        "n_undetermined": int(sum(v is None for v in result.identified.sigma)),
     }
 
 
@@ -273,7 +305,7 @@ def steel_design(
     cable_area: float | None = None,
     bar_radius: float | None = None,
     tol_rel: float = 1e-8,
-) -> dict:
+) -> SteelDesign:
     """The structure rebuilt with steel members at a design prestress, and its utilisation curves.
 
     Prestress: the zero-gravity LP self-stress scaled so that the largest
@@ -286,7 +318,8 @@ def steel_design(
     matrix margin, ``U_c`` and ``U_b``; at the design point also the lowest
     frequency from ``K_t`` and from the modal analysis.  The tensions at
     which ``U_c`` and ``U_b`` reach 1 follow from the linearity of the
-    self-stress in its scale.
+    self-stress in its scale.  The self-stress family is not traced here
+    (:func:`self_stress_family`; ``family`` is ``None``).
     """
     s0, sig1, bar1 = _design_self_stress(structure)
     t1 = float((sig1 * s0.cable_lengths).max())
@@ -295,8 +328,8 @@ def steel_design(
         if U_c is None or U_b is None:
             raise ValueError("steel_design needs either cable_area and bar_radius or the design U_c and U_b")
         sized = size_sections(s0, sig_d, bar_d, U_c=U_c, U_b=U_b)
-        cable_area = sized["cable_area"] if cable_area is None else cable_area
-        bar_radius = sized["bar_radius"] if bar_radius is None else bar_radius
+        cable_area = sized.cable_area if cable_area is None else cable_area
+        bar_radius = sized.bar_radius if bar_radius is None else bar_radius
     steel = s0.with_changes(
         cable_EA=np.full(s0.n_cables, MATERIALS["wire_rope"]["E"] * float(cable_area)),
         bar_radius=np.full(s0.n_bars, float(bar_radius)),
@@ -304,52 +337,61 @@ def steel_design(
         bar_mass=None,
         name=f"{structure.name}_steel",
     )
+
+    def class_point(sig, bar, bars) -> ClassPoint:
+        st = stiffness(steel, sig, bar, bars=bars)
+        c = classify(st.Kt, st.KG, tol_rel=tol_rel)
+        return ClassPoint(class_=c.class_, lambda_min=c.lambda_min, lambda_min_KG=c.lambda_min_KG)
+
     rows = []
     for T in tensions:
         k = float(T) / max_tension
         sig, bar = k * sig_d, k * bar_d
-        row = {"max_tension": float(T)}
-        for bars in ("rigid", "flexible"):
-            st = stiffness(steel, sig, bar, bars=bars)
-            c = classify(st["Kt"], st["KG"], tol_rel=tol_rel)
-            row[bars] = {key: c[key] for key in ("class", "lambda_min", "lambda_min_KG")}
+        rigid, flexible = class_point(sig, bar, "rigid"), class_point(sig, bar, "flexible")
         u = utilisations(steel, sig, bar, cable_area=cable_area)
-        row.update({"U_c_max": u["U_c_max"], "U_b_max": u["U_b_max"]})
-        row["margin_ratio_flexible"] = row["flexible"]["lambda_min"] / row["rigid"]["lambda_min"]
-        rows.append(row)
+        rows.append(
+            TensionPoint(
+                max_tension=float(T),
+                rigid=rigid,
+                flexible=flexible,
+                U_c_max=u.U_c_max,
+                U_b_max=u.U_b_max,
+                margin_ratio_flexible=flexible.lambda_min / rigid.lambda_min,
+            )
+        )
     design = steel.with_prestress(sig_d, bar_d)
     a = assess(design, sig_d, tol_rel=tol_rel, cable_area=cable_area)
     f_t, f_m = lowest_frequency(design)
     u = utilisations(steel, sig_d, bar_d, cable_area=cable_area)
-    return {
-        "structure": structure.name,
-        "max_tension": float(max_tension),
-        "sections": {
-            "cable_area": float(cable_area),
-            "bar_radius": float(bar_radius),
-            "sized_for": None if U_c is None else {"U_c": U_c, "U_b": U_b},
-            "cable_EA": float(steel.cable_EA[0]),
-            "bar_mass": (STEEL_DENSITY * np.pi * bar_radius**2 * steel.bar_lengths).tolist(),
-            "buckling_governs": u["buckling_governs"].tolist(),
-        },
-        "sigma": sig_d.tolist(),
-        "bar_sigma": bar_d.tolist(),
-        "design": {
-            "class": a["class"],
-            "lambda_min": a["lambda_min"],
-            "lambda_min_KG": a["lambda_min_KG"],
-            "U_c_max": a["U_c_max"],
-            "U_b_max": a["U_b_max"],
-            "f1_tangent_hz": f_t,
-            "f1_modal_hz": f_m,
-        },
-        "tension_at_U_c_1": float(max_tension / u["U_c_max"]),
-        "tension_at_U_b_1": float(max_tension / u["U_b_max"]),
-        "curves": rows,
-    }
+    return SteelDesign(
+        structure=structure.name,
+        max_tension=float(max_tension),
+        sections=SteelSections(
+            cable_area=float(cable_area),
+            bar_radius=float(bar_radius),
+            sized_for=None if U_c is None else DesignUtilisation(U_c=U_c, U_b=U_b),
+            cable_EA=float(steel.cable_EA[0]),
+            bar_mass=(STEEL_DENSITY * np.pi * bar_radius**2 * steel.bar_lengths).tolist(),
+            buckling_governs=u.buckling_governs.tolist(),
+        ),
+        sigma=sig_d.tolist(),
+        bar_sigma=bar_d.tolist(),
+        design=DesignPoint(
+            class_=a.class_,
+            lambda_min=a.lambda_min,
+            lambda_min_KG=a.lambda_min_KG,
+            U_c_max=a.U_c_max,
+            U_b_max=a.U_b_max,
+            f1_tangent_hz=f_t,
+            f1_modal_hz=f_m,
+        ),
+        tension_at_U_c_1=float(max_tension / u.U_c_max),
+        tension_at_U_b_1=float(max_tension / u.U_b_max),
+        curves=rows,
+    )
 
 
-def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -> dict:
+def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -> SelfStressFamily:
     """Class of ``v + theta d`` about the zero-gravity design self-stress ``v``, ``d`` another self-stress.
 
     ``d`` runs over an orthonormal basis of the self-stress space orthogonal
@@ -368,7 +410,7 @@ def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -
     D = B - np.outer(v, v @ B) / (v @ v)
     U, sv, _ = np.linalg.svd(D, full_matrices=False)
     dirs = U[:, sv > 1e-9 * max(sv.max(), 1e-300)] if sv.size else np.zeros((len(v), 0))
-    out = {"structure": structure.name, "sigma": sig.tolist(), "bar_sigma": bar.tolist(), "directions": []}
+    directions = []
     scale = np.abs(sig).max()
     tiny = 1e-9 * scale
     for j in range(dirs.shape[1]):
@@ -378,55 +420,62 @@ def self_stress_family(structure: Structure, thetas, *, tol_rel: float = 1e-8) -
         for th in thetas:
             w = v + float(th) * d
             st = stiffness(s0, w[nb:], w[:nb])
-            c = classify(st["Kt"], st["KG"], tol_rel=tol_rel)
+            c = classify(st.Kt, st.KG, tol_rel=tol_rel)
             rows.append(
-                {
-                    "theta": float(th),
-                    "class": c["class"],
-                    "lambda_min": c["lambda_min"],
-                    "lambda_min_KG": c["lambda_min_KG"],
-                    "sign_consistent": bool((w[nb:] >= -tiny).all() and (w[:nb] <= tiny).all()),
-                }
+                FamilyPoint(
+                    class_=c.class_,
+                    lambda_min=c.lambda_min,
+                    lambda_min_KG=c.lambda_min_KG,
+                    theta=float(th),
+                    sign_consistent=bool((w[nb:] >= -tiny).all() and (w[:nb] <= tiny).all()),
+                )
             )
-        out["directions"].append({"cables": d[nb:].tolist(), "bars": d[:nb].tolist(), "scan": rows})
-    return out
+        directions.append(FamilyDirection(cables=d[nb:].tolist(), bars=d[:nb].tolist(), scan=rows))
+    return SelfStressFamily(
+        structure=structure.name, sigma=sig.tolist(), bar_sigma=bar.tolist(), directions=directions
+    )
 
 
 def assess_identified(
-    structure: Structure, results: list[dict], screening: dict, *, tol_rel: float = 1e-8
-) -> dict:
+    structure: Structure, results: list, screening: ChannelScreen, *, tol_rel: float = 1e-8
+) -> MeasuredAssessment:
     """The assessment of a measured record's identified prestress, per method, and of the design.
 
     Per method, its seeds pooled: the mean identified force densities, where
     members the screening calls ``undeterminable`` (or left unidentified)
     keep the structure's design value (``design_value_kept``, their
     indices); the class, margin (N/m) and largest utilisations of that
-    prestress (:func:`assess`, rigid bars).  ``results`` are the
-    identification results of the record (any methods and seeds).
+    prestress (:func:`assess`, rigid bars).  ``screening`` is the record's
+    screen (a :class:`~tensegrity_id.results.screening.Screening`, or its
+    :class:`~tensegrity_id.results.screening.ChannelScreen`); ``results`` are the
+    identification results of the record (any methods and seeds):
+    :class:`~tensegrity_id.results.identification.IdentificationResult`
+    records, or the JSON objects of their files.
     """
+    results = [IdentificationResult.coerce(r) for r in results]
     n = structure.n_cables
     design_sigma = np.asarray(structure.sigma, float)
-    null = {m for m, s in screening["members"].items() if s == "undeterminable"}
+    null = screening.undeterminable
     by_method: dict[str, list] = {}
     for r in results:
-        by_method.setdefault(r["method"], []).append(r)
+        by_method.setdefault(r.method, []).append(r)
     methods = {}
     for method, rs in by_method.items():
-        sig = np.array([[np.nan if v is None else v for v in r["identified"]["sigma"]] for r in rs], float)
+        sig = np.array([[np.nan if v is None else v for v in r.identified.sigma] for r in rs], float)
         mean = np.nanmean(sig, axis=0)
         kept = [k for k in range(n) if f"sigma_{k}" in null or not np.isfinite(mean[k])]
         used = np.array([design_sigma[k] if k in kept else mean[k] for k in range(n)])
         a = assess(structure, used, bars="rigid", tol_rel=tol_rel)
-        methods[method] = {
-            "sigma_used": used.tolist(),
-            "design_value_kept": kept,
-            "class": a["class"],
-            "margin": a["lambda_min"],
-            "U_c_max": a["U_c_max"],
-            "U_b_max": a["U_b_max"],
-        }
+        methods[method] = MethodAssessment(
+            class_=a.class_,
+            margin=a.lambda_min,
+            U_c_max=a.U_c_max,
+            U_b_max=a.U_b_max,
+            sigma_used=used.tolist(),
+            design_value_kept=kept,
+        )
     design = assess(structure, None, bars="rigid", tol_rel=tol_rel)
-    return {
-        "design": {"sigma": design_sigma.tolist(), "class": design["class"], "margin": design["lambda_min"]},
-        "methods": methods,
-    }
+    return MeasuredAssessment(
+        design=DesignVerdict(class_=design.class_, margin=design.lambda_min, sigma=design_sigma.tolist()),
+        methods=methods,
+    )

@@ -36,30 +36,32 @@ from ..mechanics.excitation import Forcing
 from ..mechanics.simulate import simulate_from_rest
 from ..mechanics.statics import RANK_TOL, equilibrium_matrix
 from ..mechanics.structure import Structure
+from ..results.fisher import FisherSummary, NearNull, StructuralIdentifiability
 
 __all__ = [
-    "structural_identifiability",
+    "first_order_identifiability",
     "parameter_vector",
     "acceleration_sensitivities",
     "fisher_information",
-    "fisher_summary",
+    "summarise_fisher",
     "active_channels",
     "group_information",
 ]
 
 
-def structural_identifiability(structure: Structure, *, tol: float = RANK_TOL) -> dict:
+def first_order_identifiability(structure: Structure, *, tol: float = RANK_TOL) -> StructuralIdentifiability:
     """Which cables the free coordinates determine at first order.
 
     Returns
     -------
-    dict with ``resolvable`` (int, rank of the cable block), ``n_cables``,
-    ``invisible`` (cables with both ends restrained), ``n_combinations``
-    (dimension of the remaining null space), ``combinations`` (its
-    orthonormal basis, one row per combination, over all cables) and
-    ``n_cable_self_stresses`` (the dimension of the combinations that are
-    also in equilibrium at the restrained coordinates: self-stresses of the
-    cables alone).
+    StructuralIdentifiability
+        ``resolvable`` (int, rank of the cable block), ``n_cables``,
+        ``invisible`` (cables with both ends restrained), ``n_combinations``
+        (dimension of the remaining null space), ``combinations`` (its
+        orthonormal basis, one row per combination, over all cables) and
+        ``n_cable_self_stresses`` (the dimension of the combinations that are
+        also in equilibrium at the restrained coordinates: self-stresses of
+        the cables alone).
     """
     A_all = equilibrium_matrix(structure)[:, structure.n_bars :]
     A = A_all[structure.free_mask]
@@ -81,14 +83,14 @@ def structural_identifiability(structure: Structure, *, tol: float = RANK_TOL) -
         basis[:, vis] = W[:n_comb]
         sv_all = np.linalg.svd(A_all @ basis.T, compute_uv=False)
         n_cable_ss = n_comb - int((sv_all > tol * scale).sum())
-    return {
-        "resolvable": rank,
-        "n_cables": structure.n_cables,
-        "invisible": invisible.tolist(),
-        "n_combinations": n_comb,
-        "combinations": basis.tolist(),
-        "n_cable_self_stresses": n_cable_ss,
-    }
+    return StructuralIdentifiability(
+        resolvable=rank,
+        n_cables=structure.n_cables,
+        invisible=invisible.tolist(),
+        n_combinations=n_comb,
+        combinations=basis.tolist(),
+        n_cable_self_stresses=n_cable_ss,
+    )
 
 
 def parameter_vector(dyn: Dynamics, theta: tuple[str, ...] = ("sigma", "c")) -> tuple[np.ndarray, list[str]]:
@@ -201,7 +203,9 @@ def fisher_information(S: np.ndarray, noise_std: np.ndarray) -> np.ndarray:
     return 0.5 * (J + J.T)
 
 
-def fisher_summary(J: np.ndarray, theta0: np.ndarray, names: list[str], *, null_tol: float = 1e-8) -> dict:
+def summarise_fisher(
+    J: np.ndarray, theta0: np.ndarray, names: list[str], *, null_tol: float = 1e-8
+) -> FisherSummary:
     """Spectrum, near-null directions, identifiable block, condition and CRLB.
 
     A direction is near-null when its eigenvalue is below ``null_tol`` times
@@ -220,28 +224,28 @@ def fisher_summary(J: np.ndarray, theta0: np.ndarray, names: list[str], *, null_
     wb = np.linalg.eigvalsh(Jb)
     cov = np.linalg.inv(Jb)
     crlb = np.sqrt(np.diag(cov))
-    return {
-        "names": names,
-        "theta": theta0.tolist(),
-        "J": J.tolist(),
-        "eigenvalues": w.tolist(),
-        "eigenvectors": V.tolist(),
-        "near_null": [
-            {
-                "eigenvalue": float(w[k]),
-                "vector": V[:, k].tolist(),
-                "members": [names[i] for i in np.flatnonzero(np.abs(V[:, k]) > 0.1)],
-            }
+    return FisherSummary(
+        names=list(names),
+        theta=theta0.tolist(),
+        J=J.tolist(),
+        eigenvalues=w.tolist(),
+        eigenvectors=V.tolist(),
+        near_null=[
+            NearNull(
+                eigenvalue=float(w[k]),
+                vector=V[:, k].tolist(),
+                members=[names[i] for i in np.flatnonzero(np.abs(V[:, k]) > 0.1)],
+            )
             for k in near_null
         ],
-        "null_members": [names[i] for i in drop],
-        "identifiable": [names[i] for i in keep],
-        "condition_identifiable": float(wb.max() / wb.min()),
-        "lambda_min_identifiable": float(wb.min()),
-        "crlb": dict(zip([names[i] for i in keep], crlb.tolist(), strict=True)),
-        "crlb_relative": {names[i]: float(c / abs(theta0[i])) for i, c in zip(keep, crlb, strict=True)},
-        "sensitivity_norms": dict(zip(names, np.sqrt(np.diag(J)).tolist(), strict=True)),
-    }
+        null_members=[names[i] for i in drop],
+        identifiable=[names[i] for i in keep],
+        condition_identifiable=float(wb.max() / wb.min()),
+        lambda_min_identifiable=float(wb.min()),
+        crlb=dict(zip([names[i] for i in keep], crlb.tolist(), strict=True)),
+        crlb_relative={names[i]: float(c / abs(theta0[i])) for i, c in zip(keep, crlb, strict=True)},
+        sensitivity_norms=dict(zip(names, np.sqrt(np.diag(J)).tolist(), strict=True)),
+    )
 
 
 def group_information(J: np.ndarray, Gamma: np.ndarray) -> np.ndarray:

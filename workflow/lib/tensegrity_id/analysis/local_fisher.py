@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .identifiability import acceleration_sensitivities, fisher_information, fisher_summary
+from ..results.fisher import LocalFisher
+from ..results.record import field_values
+from ..results.screening import DETERMINABLE, UNDETERMINABLE, WEAK, ChannelScreen
+from .identifiability import acceleration_sensitivities, fisher_information, summarise_fisher
 
-__all__ = ["fisher_at", "screen_channels"]
+__all__ = ["local_fisher", "screen_channels"]
 
 
-def fisher_at(
+def local_fisher(
     problem,
     sigma,
     c: float,
@@ -33,7 +36,7 @@ def fisher_at(
     floor: float = 1e-6,
     null_tol: float = 1e-8,
     workers: int = 1,
-) -> dict:
+) -> LocalFisher:
     """Fisher summary of ``problem``'s sensor channels at (``sigma``, ``c``).
 
     Parameters
@@ -48,7 +51,7 @@ def fisher_at(
 
     Returns
     -------
-    dict
+    LocalFisher
         ``theta`` (the evaluation point), ``condition_identifiable``,
         ``lambda_min_identifiable``, ``null_members``, ``crlb_relative``
         (per identifiable parameter, relative to its value at the point),
@@ -72,24 +75,24 @@ def fisher_at(
         )
         Jr = fisher_information(S, rec.sensors["noise_std"])
         J = Jr if J is None else J + Jr
-    out = fisher_summary(J, theta0, names, null_tol=null_tol)
-    worst = max(out["crlb_relative"], key=out["crlb_relative"].get)
-    return {
-        "theta": out["theta"],
-        "names": names,
-        "condition_identifiable": out["condition_identifiable"],
-        "lambda_min_identifiable": out["lambda_min_identifiable"],
-        "null_members": out["null_members"],
-        "crlb_relative": out["crlb_relative"],
-        "crlb_max_pct": 100.0 * out["crlb_relative"][worst],
-        "crlb_max_parameter": worst,
-    }
+    out = summarise_fisher(J, theta0, names, null_tol=null_tol)
+    worst = out.worst_crlb_parameter
+    return LocalFisher(
+        theta=out.theta,
+        names=names,
+        condition_identifiable=out.condition_identifiable,
+        lambda_min_identifiable=out.lambda_min_identifiable,
+        null_members=out.null_members,
+        crlb_relative=out.crlb_relative,
+        crlb_max_pct=100.0 * out.crlb_relative[worst],
+        crlb_max_parameter=worst,
+    )
 
 
-def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fisher_options) -> dict:
+def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fisher_options) -> ChannelScreen:
     """First-order screening, before an inversion: which members the record's channels can determine.
 
-    The Fisher information of the channels (:func:`fisher_at`) at a nominal
+    The Fisher information of the channels (:func:`local_fisher`) at a nominal
     point a user has before identifying (the structure's design prestress
     and damping), from the geometry, supports, masses, forcing and channel
     set only.  Members are ``determinable`` (relative
@@ -99,12 +102,16 @@ def screen_channels(problem, sigma, c: float, *, weak_pct: float = 10.0, **fishe
     statement at the nominal point: a member it calls determinable may
     still be lost to a practically non-unique valley far from it.
     """
-    f = fisher_at(problem, sigma, c, **fisher_options)
-    rel = f["crlb_relative"]
+    f = local_fisher(problem, sigma, c, **fisher_options)
     members = {}
-    for name in f["names"]:
-        if name in f["null_members"]:
-            members[name] = "undeterminable"
+    for name in f.names:
+        if name in f.null_members:
+            members[name] = UNDETERMINABLE
         else:
-            members[name] = "determinable" if 100.0 * rel[name] <= weak_pct else "weak"
-    return {**f, "weak_pct": weak_pct, "members": members, "point": "nominal (design prestress and damping)"}
+            members[name] = DETERMINABLE if 100.0 * f.crlb_relative[name] <= weak_pct else WEAK
+    return ChannelScreen(
+        **field_values(f),
+        weak_pct=weak_pct,
+        members=members,
+        point="nominal (design prestress and damping)",
+    )

@@ -19,6 +19,7 @@ from ..mechanics.dynamics import Dynamics
 from ..mechanics.modal import constrained_modes, geometric_fractions
 from ..mechanics.statics import equilibrium_matrix
 from ..mechanics.structure import Structure
+from ..results.fisher import FisherSummary
 from .identifiability import group_information
 
 __all__ = ["modal_series", "grouping_matrix", "grouping_study"]
@@ -64,18 +65,22 @@ def grouping_matrix(n_params: int, groups: list[list[int]]) -> np.ndarray:
     return np.array(rows)
 
 
-def grouping_study(structure: Structure, fisher: dict, group: list[int]) -> dict:
-    """Static Gram and dynamic Fisher spectra with and without one cable group."""
+def grouping_study(structure: Structure, fisher: FisherSummary, group: list[int]) -> dict:
+    """Static Gram and dynamic Fisher spectra with and without one cable group.
+
+    ``fisher``: the record's Fisher analysis (a :class:`~tensegrity_id.results.fisher.FisherSummary`,
+    such as the :class:`~tensegrity_id.results.fisher.FisherAnalysis` of its file).
+    """
     A = equilibrium_matrix(structure)[structure.free_mask][:, structure.n_bars :]
     gram = A.T @ A
     Gs = grouping_matrix(structure.n_cables, [group])
-    J = np.asarray(fisher["J"], float)
+    J = np.asarray(fisher.J, float)
     Gd = grouping_matrix(J.shape[0], [group])
     Jg = group_information(J, Gd)
-    theta = np.asarray(fisher["theta"], float)
+    theta = np.asarray(fisher.theta, float)
     gval = (Gd @ theta) / Gd.sum(axis=1)  # group value: the mean of its members
     rel = np.sqrt(np.diag(np.linalg.inv(Jg))) / np.abs(gval)
-    names = [fisher["names"][int(np.flatnonzero(r)[0])] if r.sum() == 1 else "group" for r in Gd]
+    names = [fisher.names[int(np.flatnonzero(r)[0])] if r.sum() == 1 else "group" for r in Gd]
     return {
         "group": [int(i) for i in group],
         "static_gram_eigenvalues": np.linalg.eigvalsh(gram).tolist(),

@@ -12,6 +12,8 @@ sufficient condition for super stability.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.linalg import null_space
 
@@ -25,10 +27,14 @@ from ..mechanics.statics import (
     rigid_body_modes,
 )
 from ..mechanics.structure import Structure
+from ..results.assessment import Classification, Connelly
 
 __all__ = [
     "MATERIALS",
     "STEEL_DENSITY",
+    "Stiffness",
+    "Utilisations",
+    "Sections",
     "bar_force_densities",
     "stiffness",
     "unsupported_stiffness",
@@ -47,6 +53,55 @@ MATERIALS = {
 
 STEEL_DENSITY = 7850.0
 """kg/m^3, structural steel (EN 1993-1-1, 3.2.6): the steel design's bar mass."""
+
+
+@dataclass(frozen=True, eq=False)
+class Stiffness:
+    """The stiffness matrices of one prestress (N/m, :func:`stiffness`).
+
+    ``Kt`` and ``KM`` reduced to the admissible space ``N`` (an orthonormal
+    basis, one column per direction, over the free coordinates); ``KG`` on
+    the free coordinates less a free-free form's rigid-body motions, and
+    ``KG_reduced`` its restriction to ``N``; ``S_free`` the stress matrix on
+    all free coordinates; ``bar_sigma`` (N/m) the bars' force densities used.
+    """
+
+    Kt: np.ndarray
+    KM: np.ndarray
+    KG: np.ndarray
+    KG_reduced: np.ndarray
+    N: np.ndarray
+    S_free: np.ndarray
+    bar_sigma: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Utilisations:
+    """Member strength checks of one prestress (:func:`utilisations`).
+
+    Per cable: ``cable_tension`` (N), ``cable_area`` (m^2), ``U_c``; per
+    bar: ``strut_compression`` (N, compression positive),
+    ``strut_capacity`` (N), ``buckling_governs`` and ``U_b``; the largest
+    ``U_c_max``, ``U_b_max`` (0 without members).
+    """
+
+    cable_tension: np.ndarray
+    cable_area: np.ndarray
+    U_c: np.ndarray
+    U_c_max: float
+    strut_compression: np.ndarray
+    strut_capacity: np.ndarray
+    buckling_governs: np.ndarray
+    U_b: np.ndarray
+    U_b_max: float
+
+
+@dataclass(frozen=True)
+class Sections:
+    """One cable area (m^2) and one solid bar radius (m): :func:`size_sections`."""
+
+    cable_area: float
+    bar_radius: float
 
 
 def bar_force_densities(structure: Structure, sigma) -> np.ndarray:
@@ -83,7 +138,7 @@ def stiffness(
     q_free=None,
     taut=None,
     slack: str = "stress",
-) -> dict:
+) -> Stiffness:
     """Reduced ``K_t`` and ``K_M`` (N/m) on the admissible space ``N``; ``K_G`` on the free coordinates.
 
     ``K_G`` (the stress matrix, for the super-stability test) is taken on all
@@ -124,20 +179,20 @@ def stiffness(
     N = _tangent_space(structure, dyn, bars == "rigid", q_free)
     R = _tangent_space(structure, dyn, False, q_free)  # free coordinates less free-free rigid motions
     sym = lambda K: 0.5 * (K + K.T)  # noqa: E731
-    return {
-        "Kt": sym(N.T @ (Km + Kg) @ N),
-        "KM": sym(N.T @ Km @ N),
-        "KG": sym(R.T @ Kg @ R),
-        "KG_reduced": sym(N.T @ Kg @ N),
-        "N": N,
-        "S_free": sym(Kg),
-        "bar_sigma": np.asarray(bar_sigma, float),
-    }
+    return Stiffness(
+        Kt=sym(N.T @ (Km + Kg) @ N),
+        KM=sym(N.T @ Km @ N),
+        KG=sym(R.T @ Kg @ R),
+        KG_reduced=sym(N.T @ Kg @ N),
+        N=N,
+        S_free=sym(Kg),
+        bar_sigma=np.asarray(bar_sigma, float),
+    )
 
 
 def unsupported_stiffness(
     structure: Structure, sigma=None, bar_sigma=None, *, bars: str = "rigid", bar_E: float | None = None
-) -> dict:
+) -> Stiffness:
     """:func:`stiffness` of the form with every support removed: a margin independent of the grounding.
 
     The structure's nodes are taken with all coordinates free; ``K_t = K_M +
@@ -146,7 +201,7 @@ def unsupported_stiffness(
     orthogonal complement of the rigid-body motions (three translations and
     the infinitesimal rotations of the reference configuration; two and one
     in 2-D), in an orthonormal basis of ``R^(n d)``.  Arguments and the
-    returned dict are those of :func:`stiffness`; ``bar_sigma`` defaults to
+    returned matrices are those of :func:`stiffness`; ``bar_sigma`` defaults to
     the bar force densities of ``structure`` as given.
 
     Why (for a free-standing form, whose prestress is a self-stress)
@@ -209,7 +264,7 @@ def directions_on_conic(directions, *, tol_rel: float = 1e-8) -> bool:
 
 def connelly_conditions(
     structure: Structure, sigma=None, bar_sigma=None, *, tol_rel: float = 1e-8, eq_tol: float = RANK_TOL
-) -> dict:
+) -> Connelly:
     """Connelly's sufficient condition for super stability of a prestress.
 
     Connelly (1982, "Rigidity and energy", Invent. Math. 66; restated in
@@ -257,7 +312,7 @@ def connelly_conditions(
 
     Returns
     -------
-    dict
+    Connelly
         ``self_stress``, ``proper`` (bool); ``ground_members_adjusted``
         (members whose force density took up reactions; 0 where they could
         not, and then ``Omega`` is that of the stress as given);
@@ -290,29 +345,26 @@ def connelly_conditions(
     x = structure.nodes
     conic = directions_on_conic(x[mem[stressed, 1]] - x[mem[stressed, 0]], tol_rel=tol_rel)
     nb, tiny = structure.n_bars, tol_rel * np.abs(t).max()
-    out = {
-        "self_stress": bool(out_of_balance <= eq_tol),
-        "proper": bool((t[nb:] >= -tiny).all() and (t[:nb] <= tiny).all()),
-        "ground_members_adjusted": adjusted,
-        "out_of_balance": out_of_balance,
-        "lambda_min_Omega": float(w[0]),
-        "nullity_Omega": int((np.abs(w) <= tol).sum()),
-        "nullity_required": structure.dim + 1,
-        "psd": bool(w[0] >= -tol),
-        "conic": conic,
-        "force_densities": t.tolist(),
-    }
-    out["super_stable"] = bool(
-        out["self_stress"]
-        and out["proper"]
-        and out["psd"]
-        and out["nullity_Omega"] == out["nullity_required"]
-        and not conic
+    self_stress = bool(out_of_balance <= eq_tol)
+    proper = bool((t[nb:] >= -tiny).all() and (t[:nb] <= tiny).all())
+    psd = bool(w[0] >= -tol)
+    nullity, required = int((np.abs(w) <= tol).sum()), structure.dim + 1
+    return Connelly(
+        self_stress=self_stress,
+        proper=proper,
+        ground_members_adjusted=adjusted,
+        out_of_balance=out_of_balance,
+        lambda_min_Omega=float(w[0]),
+        nullity_Omega=nullity,
+        nullity_required=required,
+        psd=psd,
+        conic=conic,
+        force_densities=t.tolist(),
+        super_stable=bool(self_stress and proper and psd and nullity == required and not conic),
     )
-    return out
 
 
-def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:
+def classify(Kt, KG, *, tol_rel: float = 1e-8) -> Classification:
     """Class from the signs of ``lambda_min(K_t)`` and ``lambda_min(K_G)`` against ``tol_rel ||K_G||``."""
     lt = float(np.linalg.eigvalsh(Kt)[0]) if len(Kt) else np.inf
     lg = float(np.linalg.eigvalsh(KG)[0]) if len(KG) else 0.0
@@ -325,10 +377,10 @@ def classify(Kt, KG, *, tol_rel: float = 1e-8) -> dict:
         cls = "super-stable"
     else:
         cls = "stable"
-    return {"class": cls, "lambda_min": lt, "lambda_min_KG": lg, "tol": tol}
+    return Classification(class_=cls, lambda_min=lt, lambda_min_KG=lg, tol=tol)
 
 
-def utilisations(structure: Structure, sigma, bar_sigma, *, cable_area=None, materials=None) -> dict:
+def utilisations(structure: Structure, sigma, bar_sigma, *, cable_area=None, materials=None) -> Utilisations:
     """Cable and strut utilisations (the paper §S5): ``U_c`` per cable, ``U_b`` per bar and their maxima."""
     mat = {**MATERIALS, **(materials or {})}
     c, b = mat["wire_rope"], mat["q345"]
@@ -347,17 +399,17 @@ def utilisations(structure: Structure, sigma, bar_sigma, *, cable_area=None, mat
     Pcr = np.pi**2 * b["E"] * (np.pi * R**4 / 4) / Lb**2
     capacity = np.minimum(Ab * b["yield"], Pcr)
     Ub = np.maximum(C, 0.0) / capacity
-    return {
-        "cable_tension": T,
-        "cable_area": Ac,
-        "U_c": Uc,
-        "U_c_max": float(Uc.max()) if Uc.size else 0.0,
-        "strut_compression": C,
-        "strut_capacity": capacity,
-        "buckling_governs": Pcr < Ab * b["yield"],
-        "U_b": Ub,
-        "U_b_max": float(Ub.max()) if Ub.size else 0.0,
-    }
+    return Utilisations(
+        cable_tension=T,
+        cable_area=Ac,
+        U_c=Uc,
+        U_c_max=float(Uc.max()) if Uc.size else 0.0,
+        strut_compression=C,
+        strut_capacity=capacity,
+        buckling_governs=Pcr < Ab * b["yield"],
+        U_b=Ub,
+        U_b_max=float(Ub.max()) if Ub.size else 0.0,
+    )
 
 
 def _solid_radius(P, L, materials=None):
@@ -369,7 +421,9 @@ def _solid_radius(P, L, materials=None):
     return np.maximum(r_yield, r_euler)
 
 
-def size_sections(structure: Structure, sigma, bar_sigma, *, U_c: float, U_b: float, materials=None) -> dict:
+def size_sections(
+    structure: Structure, sigma, bar_sigma, *, U_c: float, U_b: float, materials=None
+) -> Sections:
     """One cable area and one solid bar radius at which the governing members carry ``U_c`` and ``U_b``.
 
     The cable area is ``max T / (U_c sigma_all)``; the bar radius is the
@@ -389,4 +443,4 @@ def size_sections(structure: Structure, sigma, bar_sigma, *, U_c: float, U_b: fl
     area = float(T.max() / (float(U_c) * mat["wire_rope"]["allowable"]))
     comp = C > 0
     radius = float(_solid_radius(C[comp] / float(U_b), structure.bar_lengths[comp], materials).max())
-    return {"cable_area": area, "bar_radius": radius}
+    return Sections(cable_area=area, bar_radius=radius)

@@ -48,6 +48,7 @@ import numpy as np
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.excitation import sampled_forcing
 from ..mechanics.modal import constrained_modes
+from ..results.screening import RECORD_SCREENS
 from .outliers import OUTLIER_ACTIONS, screen_outliers
 from .record_csv import MeasuredRecord, RecordFileError
 from .runio import write_json, write_npz
@@ -330,7 +331,9 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     -------
     dict
         ``record`` (arrays of the record file), ``sensors`` (arrays of the
-        sensor file), ``meta`` (the record's metadata).
+        sensor file), ``meta`` (the record's metadata; its screens against
+        the design model, ``record_screens``, the JSON object of a
+        :class:`~tensegrity_id.results.screening.RecordScreens`).
     """
     src = rec.source
     t = rec.t
@@ -426,7 +429,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         stated=stated,
         source=src,
     )
-    screens["outliers"] = outliers["report"]
+    screens = screens.replace(outliers=outliers["report"])
     rng = np.random.default_rng(np.random.SeedSequence([SPLIT_SEED_TAG, int(entry.get("split_seed", 0))]))
     n = t.size
     train = np.zeros(n, bool)
@@ -474,7 +477,7 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
         "noise_method": noise_method,
         "at_rest": at_rest,
         "unit_screen": units,
-        "record_screens": screens,
+        RECORD_SCREENS: screens.to_json(),
         "regime": "measured",
         "checks": {"n_transitions": None},
         "exact_parameters": None,

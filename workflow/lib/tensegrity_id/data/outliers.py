@@ -31,6 +31,7 @@ import logging
 
 import numpy as np
 
+from ..results.screening import ExplainedSample, OutlierReport, OutlierSample
 from .record_csv import RecordFileError
 from .screening import _free_index
 
@@ -110,8 +111,8 @@ def screen_outliers(
     dict
         ``F``, ``A`` (copies, outliers interpolated when dropped), ``keep``
         (bool, shape (n_t,): false at a dropped acceleration sample) and
-        ``report`` (JSON: the outliers found, the candidates an impact
-        explains, the action).
+        ``report`` (an :class:`~tensegrity_id.results.screening.OutlierReport`:
+        the outliers found, the candidates an impact explains, the action).
     """
     from .measured import rest_accelerations  # noqa: PLC0415 (measured imports this module)
 
@@ -128,18 +129,19 @@ def screen_outliers(
     G = rest_accelerations(structure, unit)[:, cols] if len(force_coords) else np.zeros((0, len(cols)))
     found, explained, settled = {}, {}, set()
 
-    def entry(kind, j, i, z):
+    def entry(kind, j, i, z, part=OutlierSample, **more):
         x = (F if kind == "force" else A)[:, j]
-        return {
-            "channel": (force_labels if kind == "force" else acc_labels)[j],
-            "kind": kind,
-            "column": int(j),
-            "index": int(i),
-            "t": float(t_file[i]),
-            "value": float(x[i]),
-            "robust_std": float(z),
-            "energy_pct": float(100.0 * x[i] ** 2 / max(float(np.sum(x**2)), 1e-300)),
-        }
+        return part(
+            channel=(force_labels if kind == "force" else acc_labels)[j],
+            kind=kind,
+            column=int(j),
+            index=int(i),
+            t=float(t_file[i]),
+            value=float(x[i]),
+            robust_std=float(z),
+            energy_pct=float(100.0 * x[i] ** 2 / max(float(np.sum(x**2)), 1e-300)),
+            **more,
+        )
 
     # largest first; a corrupt sample is replaced by its neighbours' mean in a working copy, so that
     # its neighbours (which it pulls by half its height) and a burst of several are judged again
@@ -174,37 +176,32 @@ def screen_outliers(
                 changed = True
             else:
                 settled.add(key)
-                explained[key] = {**entry(kind, j, i, z), "verifiable": verifiable}
+                explained[key] = entry(kind, j, i, z, ExplainedSample, verifiable=verifiable)
         if not changed:
             break
     found, explained = list(found.values()), list(explained.values())
-    found.sort(key=lambda e: (-e["robust_std"], e["index"]))
-    report = {
-        "threshold_robust_std": threshold,
-        "action": action,
-        "found": found,
-        "impacts": explained,
-    }
+    found.sort(key=lambda e: (-e.robust_std, e.index))
+    report = OutlierReport(threshold_robust_std=threshold, action=action, found=found, impacts=explained)
     keep = np.ones(n, bool)
     if found and action == "refuse":
         e = found[0]
-        unit_s = "N" if e["kind"] == "force" else "m/s^2"
+        unit_s = "N" if e.kind == "force" else "m/s^2"
         why = (
             "the accelerations do not follow it"
-            if e["kind"] == "force"
+            if e.kind == "force"
             else "the recorded force does not explain it"
         )
         more = f"; {len(found) - 1} more such sample(s)" if len(found) > 1 else ""
         raise RecordFileError(
-            f"{source}: sample at t = {e['t']:.6g} s of '{e['channel']}' ({e['value']:.3g} {unit_s}) carries "
-            f"{e['energy_pct']:.3g} % of the channel's energy and lies {e['robust_std']:.3g} robust "
-            f"standard deviations from its neighbours (sample index {e['index']} of the kept record; "
+            f"{source}: sample at t = {e.t:.6g} s of '{e.channel}' ({e.value:.3g} {unit_s}) carries "
+            f"{e.energy_pct:.3g} % of the channel's energy and lies {e.robust_std:.3g} robust "
+            f"standard deviations from its neighbours (sample index {e.index} of the kept record; "
             f"{why}{more}): a corrupt sample? Repair or remove it, or set 'outliers: drop' in the record's "
             "config entry to interpolate it from its neighbours and leave it out of the fit"
         )
     for kind, X in (("force", F), ("acc", A)):
-        for j in {e["column"] for e in found if e["kind"] == kind}:
-            bad = np.array(sorted(e["index"] for e in found if e["kind"] == kind and e["column"] == j))
+        for j in {e.column for e in found if e.kind == kind}:
+            bad = np.array(sorted(e.index for e in found if e.kind == kind and e.column == j))
             good = np.setdiff1d(np.arange(n), bad)
             X[bad, j] = np.interp(bad, good, X[good, j])
             if kind == "acc":
@@ -212,9 +209,9 @@ def screen_outliers(
     for e in found:
         log.info(
             "dropped outlier: sample %d (t = %.6g s) of '%s' (%.3g)",
-            e["index"],
-            e["t"],
-            e["channel"],
-            e["value"],
+            e.index,
+            e.t,
+            e.channel,
+            e.value,
         )
     return {"F": F, "A": A, "keep": keep, "report": report}

@@ -90,6 +90,7 @@ from scipy.signal import cont2discrete, lfilter, ss2tf
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.modal import constrained_modes
+from ..results.screening import NoiseCheck, RecordScreens, ScreenTolerances
 from .record_csv import RecordFileError
 
 __all__ = [
@@ -149,8 +150,8 @@ def _free_index(structure, coords) -> np.ndarray:
     return np.array([free[int(c)] for c in coords], int)
 
 
-def _warn(out: dict, message: str) -> None:
-    out.setdefault("warnings", []).append(message)
+def _warn(issued: list[str], message: str) -> None:
+    issued.append(message)
     warnings.warn(message, RecordScreenWarning, stacklevel=3)
 
 
@@ -222,12 +223,13 @@ def _levels(A, P, noise_std):
     return ratio, seen
 
 
-def _screen_levels(out, ratio, seen, labels, force_labels, source):
-    """Unit factors of the record and of single channels (module docstring); raise or warn."""
+def _screen_levels(issued, ratio, seen, labels, force_labels, source) -> float:
+    """Unit factors of the record and of single channels (module docstring); raise or warn.
+
+    Returns the record's level ratio (the median over the channels the model sees).
+    """
     idx = np.flatnonzero(seen)
     R = float(np.median(ratio[idx]))
-    out["level_ratio"] = R
-    out["level_ratios"] = [None if not s else float(r) for r, s in zip(ratio, seen, strict=True)]
     model = (
         f"the design model predicts a correct record's level within a factor {LEVEL_TOLERANCE:g} "
         "(docs/own-records.md)"
@@ -241,14 +243,14 @@ def _screen_levels(out, ratio, seen, labels, force_labels, source):
             )
     if not 1.0 / LEVEL_TOLERANCE <= R <= LEVEL_TOLERANCE:
         _warn(
-            out,
+            issued,
             f"{source}: the accelerations are {R:.3g} x the design model's linear response to the "
             f"recorded force, median over {idx.size} channel(s): beyond the factor {LEVEL_TOLERANCE:g} of a "
             "record in SI units, yet not a known unit factor. Check the record's units and the structure "
             "file (bar masses, cable damping, prestress)",
         )
     if idx.size < 2:
-        return
+        return R
     for k in idx:
         others = float(np.median(ratio[idx[idx != k]]))
         rel = ratio[k] / others
@@ -261,6 +263,7 @@ def _screen_levels(out, ratio, seen, labels, force_labels, source):
                     f"recorded force while the other channels are {others:.3g} x (median), {rel:.3g} times "
                     f"theirs; {model}. Is '{labels[k]}' {unit}? The record must be in SI units (m/s^2): {fix}"
                 )
+    return R
 
 
 def _agreement(Am, P, g, noise_std):
@@ -273,17 +276,22 @@ def _agreement(Am, P, g, noise_std):
     return 2.0 * (m.T @ p) / (em[:, None] + ep[None, :] + 1e-300)
 
 
-def _screen_agreement(out, A, P, g, noise_std, seen, labels, force_labels, source):
-    """Reversed and swapped channels (module docstring); raise or warn."""
+def _screen_agreement(issued, A, P, g, noise_std, seen, labels, force_labels, source):
+    """Reversed and swapped channels (module docstring); raise or warn.
+
+    Returns the agreement per channel (``None`` where the model or the noise
+    leaves none) and whether the model agrees (``None`` where no channel is
+    compared).
+    """
     snr_ok = np.mean((A - A.mean(axis=0)) ** 2, axis=0) >= 4.0 * noise_std**2
     idx = np.flatnonzero(seen & snr_ok)
-    out["agreement"] = {labels[k]: None for k in range(A.shape[1])}
+    agreement = {labels[k]: None for k in range(A.shape[1])}
     if idx.size == 0:
-        return
+        return agreement, None
     M = _agreement(A[:, idx], P[:, idx], g, noise_std[idx])
     diag = np.diag(M)
     for j, k in enumerate(idx):
-        out["agreement"][labels[k]] = float(diag[j])
+        agreement[labels[k]] = float(diag[j])
     p = P[:, idx] - P[:, idx].mean(axis=0)
     p = p / np.maximum(np.linalg.norm(p, axis=0), 1e-300)
     alike = np.abs(p.T @ p)  # channels the model moves alike: an exchange is a sign change there
@@ -302,8 +310,8 @@ def _screen_agreement(out, A, P, g, noise_std, seen, labels, force_labels, sourc
                 )
     reversed_ = [j for j in range(idx.size) if diag[j] <= -AGREEMENT]
     rest = [j for j in range(idx.size) if j not in reversed_]
-    out["model_agrees"] = bool(rest and np.median(diag[rest]) >= AGREEMENT)
-    if reversed_ and out["model_agrees"]:
+    model_agrees = bool(rest and np.median(diag[rest]) >= AGREEMENT)
+    if reversed_ and model_agrees:
         j = min(reversed_, key=lambda j: diag[j])
         raise RecordFileError(
             f"{source}: channel '{labels[idx[j]]}' runs against the design model's response to the recorded "
@@ -313,15 +321,16 @@ def _screen_agreement(out, A, P, g, noise_std, seen, labels, force_labels, sourc
         )
     if reversed_ and not rest:
         _warn(
-            out,
+            issued,
             f"{source}: every acceleration channel runs against the design model's response to the "
             f"recorded force (agreement {np.median(diag):.2f} median; -1 = reversed): is the force channel "
             f"{', '.join(repr(f) for f in force_labels)} reversed (or every accelerometer)? A drive "
             "between a design and a real resonance can do the same",
         )
+    return agreement, model_agrees
 
 
-def _screen_stuck(out, A, P, g, noise_std, seen, labels, t_file, source):
+def _screen_stuck(A, P, g, noise_std, seen, labels, t_file, source):
     """Acceleration channels that hold one value where the model moves (module docstring); raise."""
     n = A.shape[0]
     min_run = max(8, int(np.ceil(0.02 * n)))
@@ -355,8 +364,8 @@ def _screen_stuck(out, A, P, g, noise_std, seen, labels, t_file, source):
             )
 
 
-def _screen_noise(out, A, P, g, noise_std, stated, labels, source):
-    """Stated noise against the record's own estimate (module docstring); warn."""
+def _screen_noise(issued, A, P, g, noise_std, stated, labels, source) -> dict[str, NoiseCheck]:
+    """Stated noise against the record's own estimate (module docstring); warn.  Per stated channel."""
     from .measured import estimate_noise_std  # noqa: PLC0415 (measured imports this module)
 
     est = estimate_noise_std(A)
@@ -365,23 +374,20 @@ def _screen_noise(out, A, P, g, noise_std, stated, labels, source):
     for k in np.flatnonzero(stated):
         reliable = bool(signal[k] < 0.5 * noise_std[k])
         ratio = float(est[k] / noise_std[k])
-        rows[labels[k]] = {
-            "stated": float(noise_std[k]),
-            "estimated": float(est[k]),
-            "ratio": ratio,
-            "reliable": reliable,
-        }
+        rows[labels[k]] = NoiseCheck(
+            stated=float(noise_std[k]), estimated=float(est[k]), ratio=ratio, reliable=reliable
+        )
         if reliable and not 1.0 / NOISE_FACTOR <= ratio <= NOISE_FACTOR:
             off.append(f"'{labels[k]}' {est[k]:.3g} m/s^2 against {noise_std[k]:.3g} stated ({ratio:.3g} x)")
     if off:
         _warn(
-            out,
+            issued,
             f"{source}: the noise the record carries (its own estimate) differs from the noise stated in "
             f"'noise' by more than a factor {NOISE_FACTOR:g}: {'; '.join(off)}. The misfit's units and the "
             "bounds follow the stated value (stated too low: chi2 large and bounds too narrow; too high: the "
             "reverse); state the noise the record carries, or omit 'noise' to use the estimate",
         )
-    out["noise"] = rows
+    return rows
 
 
 def screen_against_model(
@@ -397,7 +403,7 @@ def screen_against_model(
     t_file=None,
     stated=None,
     source: str = "",
-) -> dict:
+) -> RecordScreens:
     """Screen a record against its design model's prediction (module docstring): raise or warn.
 
     Parameters
@@ -421,41 +427,44 @@ def screen_against_model(
 
     Returns
     -------
-    dict
+    RecordScreens
         ``level_ratio``, ``level_ratios``, ``agreement`` (per channel),
         ``model_agrees``, ``noise`` (per stated channel), ``warnings`` (the
         messages also issued as :class:`RecordScreenWarning`), the
-        tolerances.
+        tolerances; no ``outliers`` (:func:`~tensegrity_id.data.outliers.screen_outliers`
+        reports them, and :func:`~tensegrity_id.data.measured.measured_record` adds them).
     """
     t = np.asarray(t, float)
     t_file = t if t_file is None else np.asarray(t_file, float)
     A = np.asarray(A, float)
     noise_std = np.asarray(noise_std, float)
     stated = np.zeros(A.shape[1], bool) if stated is None else np.asarray(stated, bool)
-    out = {
-        "model": "linear modal response of the design structure (its prestress and cable dampers)",
-        "tolerances": {
-            "level": LEVEL_TOLERANCE,
-            "unit_band": UNIT_BAND,
-            "agreement": AGREEMENT,
-            "noise_factor": NOISE_FACTOR,
-        },
-        "warnings": [],
-    }
-    if not structure.has_prestress:
-        _screen_noise(out, A, None, 1.0, noise_std, stated, labels, source)
-        return out
-    P = nominal_response(structure, t, f_ext, channels)["acc"]
-    ratio, seen = _levels(A, P, noise_std)
-    if not seen.any():
-        _screen_noise(out, A, None, 1.0, noise_std, stated, labels, source)
-        return out
-    _screen_levels(out, ratio, seen, labels, force_labels, source)
-    g = out["level_ratio"]
-    if not 0.01 <= g <= 100.0:  # the unit screen's range: beyond it the model predicts nothing here
-        _screen_noise(out, A, None, 1.0, noise_std, stated, labels, source)
-        return out
-    _screen_stuck(out, A, P, g, noise_std, seen, labels, t_file, source)
-    _screen_agreement(out, A, P, g, noise_std, seen, labels, force_labels, source)
-    _screen_noise(out, A, P, g, noise_std, stated, labels, source)
-    return out
+    issued: list[str] = []
+    found: dict = {}  # the screens' results, as RecordScreens fields
+    P, g = None, 1.0  # no prediction: the noise is screened against the record alone
+    if structure.has_prestress:
+        pred = nominal_response(structure, t, f_ext, channels)["acc"]
+        ratio, seen = _levels(A, pred, noise_std)
+        if seen.any():
+            level = _screen_levels(issued, ratio, seen, labels, force_labels, source)
+            found.update(
+                level_ratio=level,
+                level_ratios=[None if not s else float(r) for r, s in zip(ratio, seen, strict=True)],
+            )
+            if 0.01 <= level <= 100.0:  # the unit screen's range: beyond it the model predicts nothing here
+                P, g = pred, level
+                _screen_stuck(A, P, g, noise_std, seen, labels, t_file, source)
+                agreement, model_agrees = _screen_agreement(
+                    issued, A, P, g, noise_std, seen, labels, force_labels, source
+                )
+                found.update(agreement=agreement, model_agrees=model_agrees)
+    noise = _screen_noise(issued, A, P, g, noise_std, stated, labels, source)
+    return RecordScreens(
+        model="linear modal response of the design structure (its prestress and cable dampers)",
+        tolerances=ScreenTolerances(
+            level=LEVEL_TOLERANCE, unit_band=UNIT_BAND, agreement=AGREEMENT, noise_factor=NOISE_FACTOR
+        ),
+        warnings=issued,
+        noise=noise,
+        **found,
+    )

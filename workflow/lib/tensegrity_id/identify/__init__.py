@@ -32,6 +32,7 @@ _EXPORTS = {
     "OUTCOME_RULE": "scoring",
     "score_result": "scoring",
     "parameter_errors": "scoring",
+    "ParameterErrors": "errors",
     "held_out_ratio": "scoring",
     "train_misfit_ratio": "scoring",
     "held_out_misfit_pct": "scoring",

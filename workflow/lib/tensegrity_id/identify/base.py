@@ -11,23 +11,11 @@ does the bookkeeping (fit, time, hand the fit to
 result record) and a subclass implements :meth:`~IdentificationMethod._fit`.
 
 Result record (``results/identify/{method}/{structure}/{record}/...json``)
-    ``method, structure, record, protocol, seed, steps`` (iterative methods;
-    else ``None``), ``identified: {sigma: [...], c, EA?, force_scale?,
-    force_scale_channels?}``, ``exact: {sigma, c, EA, force_scale?}`` (``None``
-    for a measured record, whose errors are then ``None`` and whose outcome
-    is ``fit failure`` or ``None``), ``errors: {sigma_pct: [...], sigma_max_pct, sigma_median_pct,
-    c_pct, EA_pct?, force_scale_pct?}`` (identifiable cables only; ``None`` elsewhere),
-    ``inert_members``, ``identifiable``, ``inert_values``,
-    ``reconstruction_pct``, ``held_out_ratio``, ``held_out_misfit_pct``,
-    ``held_out_excess_pct``, ``resimulation_pct``,
-    ``resimulation_chi2`` (needs no exact parameters), ``per_record`` (the
-    fit metrics and ``n_transitions`` of each record), ``n_transitions``,
-    ``outcome`` with ``outcome_rule`` (``diverged`` for a run stopped by a
-    non-finite loss), ``wall_s``, ``n_forward_simulations``,
-    ``n_hyperparameters`` (the paper's Table 6 definition), ``options``, and
-    method-specific extras (``bounds`` for a measured record or a fitted
-    force scale; ``starts`` with each start's errors).  Metrics are defined in
-    :mod:`tensegrity_id.identify.scoring`.
+    :class:`tensegrity_id.results.identification.IdentificationResult`: the
+    identified and exact parameters, the errors over identifiable cables, the
+    fit metrics (defined in :mod:`tensegrity_id.identify.scoring`), the
+    outcome, the cost, and the method's own fields.  :func:`run_variants`
+    gives a :class:`~tensegrity_id.results.identification.VariantsResult`.
 """
 
 from __future__ import annotations
@@ -40,6 +28,7 @@ import numpy as np
 
 from ..mechanics.excitation import Forcing
 from ..mechanics.structure import Structure
+from ..results.identification import IdentificationResult, VariantRun, VariantsResult
 from .scoring import score_result
 
 __all__ = [
@@ -181,14 +170,16 @@ class IdentificationMethod:
     def _fit(self, problem: IdentificationProblem) -> dict:
         """Return ``{"sigma": array, "c": float, "EA"?: float, "n_forward_simulations": int,
         "predicted"?: [{"q", "qdd": (n_t, n_coords), "a": (n_t, n_ch)} per record], "steps"?: int,
-        ...}``: positions, accelerations and sensor accelerations the method predicts."""
+        ...}``: positions, accelerations and sensor accelerations the method predicts; any other
+        key is a field of :class:`~tensegrity_id.results.identification.IdentificationResult`
+        (the method's own) or goes to its ``extra``."""
         raise NotImplementedError
 
-    def run(self, problem: IdentificationProblem) -> dict:
+    def run(self, problem: IdentificationProblem) -> IdentificationResult:
         """Fit, time and score one problem; returns the result record (module docstring).
 
-        The re-simulated series of the first record is returned under
-        ``"_series"`` (arrays, for figures); pop it before writing JSON.
+        The re-simulated series of the first record is the record's ``series``
+        (arrays, for figures; not written to its file).
         """
         t0 = time.perf_counter()
         out = self._fit(problem)
@@ -202,35 +193,40 @@ class IdentificationMethod:
         )
 
 
-VARIANT_KEYS = (
-    "identified",
-    "errors",
-    "chi2",
-    "spurious_minimum",
-    "n_forward_simulations",
-    "wall_s",
-    "outcome",
-    "resimulation_chi2",
-    "bounds",
-)
-"""What a sensitivity study keeps of each run (:func:`run_variants`)."""
-
-
 def run_variants(
     name: str, options: dict, variants: list[dict], problem: IdentificationProblem, log=None
-) -> dict:
+) -> VariantsResult:
     """One method under several option sets (each merged over ``options``): a compact record per set."""
     rows, last = [], None
     for extra in variants:
         last = get_method(name, **{**options, **extra}).run(problem)
-        rows.append({"options": extra, **{k: last.get(k) for k in VARIANT_KEYS}})
-        if log:
-            e = last["errors"]
-            log.info(
-                "%s %s: max sigma error %.3g %%, c error %.3g %%", name, extra, e["sigma_max_pct"], e["c_pct"]
+        rows.append(
+            VariantRun(
+                options=extra,
+                identified=last.identified,
+                errors=last.errors,
+                chi2=last.chi2,
+                spurious_minimum=last.spurious_minimum,
+                n_forward_simulations=last.n_forward_simulations,
+                wall_s=last.wall_s,
+                outcome=last.outcome,
+                resimulation_chi2=last.resimulation_chi2,
+                bounds=last.bounds,
+                bounds_failure=last.bounds_failure,
             )
-    head = ("method", "structure", "record", "seed", "exact", "inert_members")
-    return {**{k: last[k] for k in head}, "variants": rows}
+        )
+        if log:
+            e = last.errors
+            log.info("%s %s: max sigma error %.3g %%, c error %.3g %%", name, extra, e.sigma_max_pct, e.c_pct)
+    return VariantsResult(
+        method=last.method,
+        structure=last.structure,
+        record=last.record,
+        seed=last.seed,
+        exact=last.exact,
+        inert_members=last.inert_members,
+        variants=rows,
+    )
 
 
 METHODS: dict[str, type[IdentificationMethod]] = {}

@@ -9,26 +9,42 @@ a multi-start method); imports nothing of :mod:`tensegrity_id.identify`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..analysis.identifiability import structural_identifiability
+from ..analysis.identifiability import first_order_identifiability
+from ..results.identification import Errors
 
-__all__ = ["parameter_errors"]
+__all__ = ["ParameterErrors", "parameter_errors"]
+
+
+@dataclass(frozen=True)
+class ParameterErrors:
+    """The errors of an identified model and the cable sets they are counted over."""
+
+    errors: Errors
+    inert_members: list[int]
+    """Cables with both ends restrained: never counted."""
+    identifiable: list[int]
+    inert_values: dict[str, float | None]
+    """Identified force density (N/m) of each inert cable, by its index as a string (a JSON key)."""
 
 
 def _pct(a, b) -> float:
     return float(100.0 * abs(a - b) / abs(b))
 
 
-def parameter_errors(structure, identified: dict, exact: dict | None) -> dict:
+def parameter_errors(structure, identified: dict, exact: dict | None) -> ParameterErrors:
     """Errors over identifiable cables; inert cables apart.
 
-    Returns ``{"errors": {...}, "inert_members": [...], "identifiable": [...],
-    "inert_values": {...}}``; ``errors.sigma_pct`` has ``None`` at inert
-    cables and where a method left a cable undetermined.  Without exact
-    parameters (``exact`` ``None``, a measured record) every error is ``None``.
+    ``identified`` and ``exact`` hold ``sigma`` (N/m per cable; NaN where
+    undetermined), ``c`` (N s/m) and optionally ``EA`` (N) and
+    ``force_scale``.  ``errors.sigma_pct`` has ``None`` at inert cables and
+    where a method left a cable undetermined.  Without exact parameters
+    (``exact`` ``None``, a measured record) every error is ``None``.
     """
-    inert = structural_identifiability(structure)["invisible"]
+    inert = first_order_identifiability(structure).invisible
     sig = np.asarray(identified["sigma"], float)
     identifiable = [k for k in range(structure.n_cables) if k not in inert]
     pct = [None] * structure.n_cables
@@ -38,26 +54,25 @@ def parameter_errors(structure, identified: dict, exact: dict | None) -> dict:
             if np.isfinite(sig[k]):
                 pct[k] = _pct(sig[k], true[k])
     counted = [p for p in pct if p is not None]
-    errors = {
-        "sigma_pct": pct,
-        "sigma_max_pct": max(counted) if counted else None,
-        "sigma_median_pct": float(np.median(counted)) if counted else None,
-        "c_pct": _pct(identified["c"], exact["c"])
+    ea_pct = fs_pct = None
+    if identified.get("EA") is not None and exact is not None:
+        ea_pct = _pct(identified["EA"], exact["EA"])
+    true_f = None if exact is None else exact.get("force_scale")
+    if identified.get("force_scale") is not None and true_f is not None:
+        fs_pct = [_pct(a, b) for a, b in zip(identified["force_scale"], true_f, strict=True)]
+    errors = Errors(
+        sigma_pct=pct,
+        sigma_max_pct=max(counted) if counted else None,
+        sigma_median_pct=float(np.median(counted)) if counted else None,
+        c_pct=_pct(identified["c"], exact["c"])
         if exact is not None and identified.get("c") is not None
         else None,
-    }
-    if identified.get("EA") is not None:
-        errors["EA_pct"] = _pct(identified["EA"], exact["EA"]) if exact is not None else None
-    if identified.get("force_scale") is not None:
-        true_f = None if exact is None else exact.get("force_scale")
-        errors["force_scale_pct"] = (
-            None
-            if true_f is None
-            else [_pct(a, b) for a, b in zip(identified["force_scale"], true_f, strict=True)]
-        )
-    return {
-        "errors": errors,
-        "inert_members": [int(k) for k in inert],
-        "identifiable": identifiable,
-        "inert_values": {int(k): (float(sig[k]) if np.isfinite(sig[k]) else None) for k in inert},
-    }
+        EA_pct=ea_pct,
+        force_scale_pct=fs_pct,
+    )
+    return ParameterErrors(
+        errors=errors,
+        inert_members=[int(k) for k in inert],
+        identifiable=identifiable,
+        inert_values={str(int(k)): (float(sig[k]) if np.isfinite(sig[k]) else None) for k in inert},
+    )

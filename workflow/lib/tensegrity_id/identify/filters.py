@@ -49,6 +49,7 @@ import time
 import numpy as np
 
 from ..mechanics.dynamics import Dynamics
+from ..results.identification import ParticleEss
 from .base import IdentificationMethod, IdentificationProblem, register
 from .scoring import simulated_prediction
 
@@ -249,14 +250,14 @@ class _StructureModel:
 def _estimate(problem, model, theta, **extra) -> dict:
     """The ``_fit`` record of a filter's final log-parameter estimate ``theta``."""
     sigma, c = np.exp(theta[: model.nc]), float(np.exp(theta[model.nc]))
-    return {
-        "sigma": sigma,
-        "c": c,
-        "predicted": simulated_prediction(problem.structure, problem.records, sigma, c, problem.sim),
-        "n_forward_simulations": 0,
-        "n_model_evaluations": int(model.n_evals),
+    return dict(
+        sigma=sigma,
+        c=c,
+        predicted=simulated_prediction(problem.structure, problem.records, sigma, c, problem.sim),
+        n_forward_simulations=0,
+        n_model_evaluations=int(model.n_evals),
         **extra,
-    }
+    )
 
 
 def _theta0(problem, nc):
@@ -479,12 +480,12 @@ class EnKFParticleFilter(IdentificationMethod):
                     el / (k + 1) * (nt - k - 1),
                 )
         ess_a = np.asarray(ess)
-        summary = {
-            "t": ess_t,
-            "value": ess_a.tolist(),
-            "median": float(np.median(ess_a)),
-            "min": float(ess_a.min()),
-            "fraction_below_2": float(np.mean(ess_a < 2.0)),
-            "n_particles": N,
-        }
+        summary = ParticleEss(
+            t=ess_t,
+            value=ess_a.tolist(),
+            median=float(np.median(ess_a)),
+            min=float(ess_a.min()),
+            fraction_below_2=float(np.mean(ess_a < 2.0)),
+            n_particles=N,
+        )
         return _estimate(problem, m, normalise_log_weights(logw) @ theta, ess=summary, n_resample=n_resample)

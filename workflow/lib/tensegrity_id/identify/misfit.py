@@ -21,6 +21,7 @@ import numpy as np
 
 from ..mechanics.dynamics import Dynamics
 from ..mechanics.simulate import SimulationError, simulate_from_rest
+from ..results.fisher import IdentifiedBounds
 from .force_scale import with_force_scale
 
 __all__ = ["FAILED_RESIDUAL", "shooting_residual", "sensor_records", "shooting_fisher"]
@@ -111,7 +112,7 @@ def shooting_fisher(
     max_sim_nfev: int = 20_000,
     null_tol: float = 1e-8,
     workers: int = 1,
-) -> dict:
+) -> IdentifiedBounds:
     """Fisher information and Cramér–Rao bounds of the sensor data at an identified point.
 
     The sensitivities of the re-simulated sensor accelerations (every kept
@@ -120,16 +121,16 @@ def shooting_fisher(
     step ``rel_step``; the information ``J = S^T S`` is that of Gaussian
     noise with the sensors' standard deviations, converted to the natural
     parameters and summarised by
-    :func:`tensegrity_id.analysis.identifiability.fisher_summary` (near-null
+    :func:`tensegrity_id.analysis.identifiability.summarise_fisher` (near-null
     members dropped, e.g. a cable with both ends supported).  With
     ``force_scale`` (the identified factors) the factors are parameters too
     (names ``f_{k}``).  Needs no exact parameters.
 
-    Returns the summary (``names``, ``theta``, ``crlb``, ``crlb_relative``,
-    ``condition_identifiable``, ``null_members``, ...) with ``crlb_max_pct``,
-    ``crlb_max_parameter`` and ``n_simulations``.
+    Returns the bounds (:class:`~tensegrity_id.results.fisher.IdentifiedBounds`:
+    the summary without ``J`` and its eigenvectors, with ``crlb_max_pct``,
+    ``crlb_max_parameter`` and the forward simulations taken, ``n_simulations``).
     """
-    from ..analysis.identifiability import fisher_summary  # noqa: PLC0415 (analysis imports identify)
+    from ..analysis.identifiability import summarise_fisher  # noqa: PLC0415 (analysis imports identify)
 
     st = problem.structure
     fit_fs = force_scale is not None
@@ -154,15 +155,9 @@ def shooting_fisher(
     S = np.stack([(cols[2 * j] - cols[2 * j + 1]) / (2 * rel_step) for j in range(theta.size)], axis=1)
     vals = np.exp(theta)
     S = S / vals  # d a / d theta = (d a / d log theta) / theta
-    out = fisher_summary(S.T @ S, vals, names, null_tol=null_tol)
-    for key in ("J", "eigenvectors"):
-        out.pop(key)
-    worst = max(out["crlb_relative"], key=out["crlb_relative"].get)
-    out.update(
-        crlb_max_pct=100.0 * out["crlb_relative"][worst],
-        crlb_max_parameter=worst,
-        n_simulations=len(jobs) * len(recs),
+    return IdentifiedBounds.of(
+        summarise_fisher(S.T @ S, vals, names, null_tol=null_tol),
         rel_step=rel_step,
         samples="every kept sample of every record",
+        n_simulations=len(jobs) * len(recs),
     )
-    return out

@@ -97,7 +97,7 @@ def full_state_regression(dyn: Dynamics, t, q, qd, qdd, forcing, *, sigma0=SIGMA
         c = float(theta[nc])
     out_sigma = np.where(np.isnan(theta[:nc]), np.nan, sigma)
     resid = y - A[:, active] @ theta[active]
-    return out_sigma, c, {"iterations": iterations, "rms_residual_N": float(np.sqrt(np.mean(resid**2)))}
+    return out_sigma, c, dict(iterations=iterations, rms_residual_N=float(np.sqrt(np.mean(resid**2))))
 
 
 @register
@@ -117,4 +117,4 @@ class FullStateRegression(IdentificationMethod):
         sigma, c, info = full_state_regression(
             dyn, st["t"], st["q"], st["qd"], st["qdd"], problem.forcing, sigma0=problem.sigma0
         )
-        return {"sigma": sigma, "c": c, "n_forward_simulations": 0, **info}
+        return dict(sigma=sigma, c=c, n_forward_simulations=0, **info)

@@ -1,7 +1,7 @@
 """Scoring a finished identification: the paper's metrics and outcome labels (§4.2-4.3).
 
-:func:`score_result` turns a method's fit into the result record (listed in
-:mod:`tensegrity_id.identify.base`): the parameter errors, the fit metrics,
+:func:`score_result` turns a method's fit into the result record
+(:class:`tensegrity_id.results.identification.IdentificationResult`): the parameter errors, the fit metrics,
 the Cramér–Rao bounds where no exact values exist, and the outcome below.
 Each part has its own module, which imports neither this one nor ``base``
 (the imports run one way: ``base -> scoring -> {errors, fit_metrics,
@@ -64,10 +64,12 @@ Outcome rule (thresholds from the config, defaults below)
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..results.identification import KEY, IdentificationResult, Parameters, RecordMetrics, Start
 from .bounds import identified_bounds
 from .errors import parameter_errors
 from .fit_metrics import (
@@ -148,8 +150,8 @@ def score_result(
     method_name: str,
     n_hyperparameters: int,
     options: dict,
-) -> dict:
-    """The result record of a finished fit (listed in :mod:`tensegrity_id.identify.base`).
+) -> IdentificationResult:
+    """The result record of a finished fit (an :class:`IdentificationResult`, see its module).
 
     Parameters
     ----------
@@ -160,11 +162,12 @@ def score_result(
         The fit as :meth:`~tensegrity_id.identify.base.IdentificationMethod._fit`
         returns it: ``sigma`` (N/m, NaN where undetermined), ``c`` (N s/m),
         optional ``EA`` (N), ``force_scale`` (flat, per driven coordinate),
-        ``predicted`` (per record), ``steps``, ``n_forward_simulations``,
-        ``bounds``, ``diverged`` (truthy: the outcome is ``diverged``),
-        ``starts``; any other key is copied into the record as a
-        method-specific extra.  Not modified (the ``starts`` entries are:
-        each gets its ``sigma_max_pct`` and ``c_pct``).
+        ``predicted`` (per record); any other key is a field of the record
+        (``steps``, ``n_forward_simulations``, ``bounds``, ``diverged``
+        (truthy: the outcome is ``diverged``), ``starts``, the method's
+        own fields) or, where no field declares it, kept in its ``extra``.
+        Not modified.  Each start is scored after the search (its
+        ``sigma_max_pct`` and ``c_pct``).
     wall_s : float
         The fit's wall time, s.
     method_name, n_hyperparameters, options
@@ -173,23 +176,22 @@ def score_result(
 
     Returns
     -------
-    dict
-        The result record.  The re-simulated series of the first record
-        that has one is under ``"_series"`` (arrays, for figures); pop it
-        before writing JSON.  Methods that fit several problems at once (a
-        batch of seeds) score each problem with its own part of the fit.
+    IdentificationResult
+        The record; its ``series`` holds the re-simulated series of the
+        first record that has one (arrays, for figures; not written).
+        Methods that fit several problems at once (a batch of seeds) score
+        each problem with its own part of the fit.
     """
     out = dict(out)
     st = problem.structure
     sigma = np.asarray(out.pop("sigma"), float)
-    identified = {"sigma": sigma, "c": float(out.pop("c"))}
+    fitted = {"sigma": sigma, "c": float(out.pop("c"))}  # as the scoring functions take parameters
     ea = out.pop("EA", None)
     if ea is not None:
-        identified["EA"] = float(ea)
+        fitted["EA"] = float(ea)
     fs = out.pop("force_scale", None)
     if fs is not None:
-        identified["force_scale"] = [float(v) for v in fs]
-        identified["force_scale_channels"] = force_scale_labels(problem)
+        fitted["force_scale"] = [float(v) for v in fs]
     exact = None
     if problem.truth is not None:
         exact = {
@@ -199,9 +201,11 @@ def score_result(
         }
         if fs is not None:
             exact["force_scale"] = list(problem.truth.get("force_scale") or np.ones(len(fs)))
-    scored = parameter_errors(st, identified, exact)
-    if "bounds" not in out and (exact is None or fs is not None):
-        out["bounds"] = identified_bounds(problem, identified)
+    scored = parameter_errors(st, fitted, exact)
+    if KEY.bounds not in out and (exact is None or fs is not None):
+        out[KEY.bounds], failure = identified_bounds(problem, fitted)
+        if failure is not None:
+            out[KEY.bounds_failure] = failure
     predicted = out.pop("predicted", None) or [None] * len(problem.records)
     scales = split_force_scale(problem.records, fs)
     held, misfit, excess, recon, resim, chi2, series = [], [], [], [], [], [], None
@@ -217,8 +221,8 @@ def score_result(
         recon.append(reconstruction_pct(st, rec.states, ch, pred.get("q")))
         rs = rec_sim = None
         if rec.sensors and rec.forcing is not None:
-            rec_sim = simulate_identified(st, forcing, identified, rec.sensors["t"], problem.sim)
-            rs = resimulate(st, forcing, identified, rec.states, ch, problem.sim, rec_sim)
+            rec_sim = simulate_identified(st, forcing, fitted, rec.sensors["t"], problem.sim)
+            rs = resimulate(st, forcing, fitted, rec.states, ch, problem.sim, rec_sim)
         resim.append(None if rs is None else rs["pct"])
         chi2.append(resimulation_chi2(rec.sensors, rec_sim))
         if series is None and rs is not None and rs.get("pct") is not None:
@@ -226,55 +230,76 @@ def score_result(
             if pred.get("qdd") is not None:
                 series["network"] = np.asarray(pred["qdd"])[:, rs["coord"]]
 
-    ho, mf, ex, rc = _pooled(held), _pooled(misfit), _pooled(excess), _pooled(recon)
-    sig_max = scored["errors"]["sigma_max_pct"]
-    identified["sigma"] = [float(v) if np.isfinite(v) else None for v in sigma]
-    result = {
-        "method": method_name,
-        "structure": st.name,
-        "record": "+".join(r.name for r in problem.records),
-        "protocol": None,
-        "seed": problem.seed,
-        "steps": out.pop("steps", None),
-        "identified": identified,
-        "exact": exact,
-        **scored,
-        "reconstruction_pct": rc,
-        "held_out_ratio": ho,
-        "held_out_misfit_pct": mf,
-        "held_out_excess_pct": ex,
-        "train_misfit_ratio": _pooled(fit),
-        "resimulation_pct": _pooled(resim),
-        "resimulation_chi2": _pooled(chi2),
-        "per_record": {
-            r.name: {
-                "held_out_ratio": h,
-                "held_out_misfit_pct": m,
-                "held_out_excess_pct": e,
-                "train_misfit_ratio": f,
-                "reconstruction_pct": c,
-                "resimulation_pct": s,
-                "resimulation_chi2": x,
-                "n_transitions": r.n_transitions,
-            }
+    ex, rc = _pooled(excess), _pooled(recon)
+    errors = scored.errors
+    steps = out.pop(KEY.steps, None)
+    n_sims = int(out.pop(KEY.n_forward_simulations, 0))
+    starts = out.pop(KEY.starts, None)
+    if starts is not None and exact is not None:  # every start scored after the search
+        starts = [_scored_start(st, s, exact) for s in starts]
+    extra = {k: out.pop(k) for k in list(out) if k not in _METHOD_FIELDS}
+    return IdentificationResult(
+        method=method_name,
+        structure=st.name,
+        record="+".join(r.name for r in problem.records),
+        protocol=None,
+        seed=problem.seed,
+        steps=steps,
+        identified=Parameters(
+            sigma=[float(v) if np.isfinite(v) else None for v in sigma],
+            c=fitted["c"],
+            EA=fitted.get("EA"),
+            force_scale=fitted.get("force_scale"),
+            force_scale_channels=None if fs is None else force_scale_labels(problem),
+        ),
+        exact=None if exact is None else Parameters(**exact),
+        errors=errors,
+        inert_members=scored.inert_members,
+        identifiable=scored.identifiable,
+        inert_values=scored.inert_values,
+        reconstruction_pct=rc,
+        held_out_ratio=_pooled(held),
+        held_out_misfit_pct=_pooled(misfit),
+        held_out_excess_pct=ex,
+        train_misfit_ratio=_pooled(fit),
+        resimulation_pct=_pooled(resim),
+        resimulation_chi2=_pooled(chi2),
+        per_record={
+            r.name: RecordMetrics(
+                held_out_ratio=h,
+                held_out_misfit_pct=m,
+                held_out_excess_pct=e,
+                train_misfit_ratio=f,
+                reconstruction_pct=c,
+                resimulation_pct=s,
+                resimulation_chi2=x,
+                n_transitions=r.n_transitions,
+            )
             for r, h, m, e, f, c, s, x in zip(
                 problem.records, held, misfit, excess, fit, recon, resim, chi2, strict=True
             )
         },
-        "n_transitions": int(sum(r.n_transitions for r in problem.records)),
-        "outcome": "diverged"
-        if out.get("diverged")
-        else classify_outcome(sig_max, ex, rc, problem.outcome_rule),
-        "outcome_rule": outcome_rule_text(problem.outcome_rule),
-        "wall_s": wall_s,
-        "n_forward_simulations": int(out.pop("n_forward_simulations", 0)),
-        "n_hyperparameters": n_hyperparameters,
-        "options": options,
+        n_transitions=int(sum(r.n_transitions for r in problem.records)),
+        outcome="diverged"
+        if out.get(KEY.diverged)
+        else classify_outcome(errors.sigma_max_pct, ex, rc, problem.outcome_rule),
+        outcome_rule=outcome_rule_text(problem.outcome_rule),
+        wall_s=wall_s,
+        n_forward_simulations=n_sims,
+        n_hyperparameters=n_hyperparameters,
+        options=options,
+        starts=starts,
+        series=series,
         **out,
-    }
-    for start in result.get("starts", []) if exact is not None else []:  # every start scored after
-        e = parameter_errors(st, {"sigma": np.asarray(start["sigma"], float), "c": start["c"]}, exact)
-        start["sigma_max_pct"], start["c_pct"] = e["errors"]["sigma_max_pct"], e["errors"]["c_pct"]
-    if series is not None:
-        result["_series"] = series
-    return result
+        extra=extra,
+    )
+
+
+_METHOD_FIELDS = frozenset(f.name for f in fields(IdentificationResult)) - {"extra", "series"}
+"""The keys of a fit that are fields of the record (any other goes to its ``extra``)."""
+
+
+def _scored_start(structure, start: Start, exact: dict) -> Start:
+    """A Levenberg-Marquardt start with its errors against the exact parameters."""
+    e = parameter_errors(structure, {"sigma": np.asarray(start.sigma, float), "c": start.c}, exact).errors
+    return start.replace(sigma_max_pct=e.sigma_max_pct, c_pct=e.c_pct)

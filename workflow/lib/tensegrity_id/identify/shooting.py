@@ -45,6 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy.optimize import least_squares
 
+from ..results.identification import KEY, Start
 from .base import IdentificationMethod, IdentificationProblem, register
 from .misfit import (
     _column,
@@ -147,7 +148,7 @@ class LMShooting(IdentificationMethod):
             return np.stack([(c - r0) / hj for c, hj in zip(cols, steps, strict=True)], axis=1)
 
         starts = self._starts(problem, o)
-        runs = []
+        runs = []  # one Start per start
         try:
             for sigma0, c0 in starts:
                 x0 = np.r_[np.log(_start_sigma(sigma0, n, problem.sigma0)), np.log(c0), np.zeros(n_fs)]
@@ -168,23 +169,22 @@ class LMShooting(IdentificationMethod):
                         "start sigma0 %s c0 %g: %s",
                         np.round(np.asarray(sigma0, float), 3),
                         c0,
-                        runs[-1]["message"],
+                        runs[-1].message,
                     )
                     continue
                 chi2 = float(np.mean(res.fun**2))
                 runs.append(
-                    {
-                        "start": [_jsonable(sigma0), float(c0)],
-                        "sigma": np.exp(res.x[:n]).tolist(),
-                        "c": float(np.exp(res.x[n])),
-                        **({"force_scale": np.exp(res.x[n + 1 :]).tolist()} if fit_fs else {}),
-                        "chi2": chi2,
-                        "spurious": bool(chi2 > o["spurious_chi2"]),
-                        "status": int(res.status),
-                        "message": str(res.message),
-                        "n_simulations": counter["n"] - n_before,
-                        "x": res.x,
-                    }
+                    Start(
+                        start=[_jsonable(sigma0), float(c0)],
+                        sigma=np.exp(res.x[:n]).tolist(),
+                        c=float(np.exp(res.x[n])),
+                        force_scale=np.exp(res.x[n + 1 :]).tolist() if fit_fs else None,
+                        chi2=chi2,
+                        spurious=bool(chi2 > o["spurious_chi2"]),
+                        status=int(res.status),
+                        message=str(res.message),
+                        n_simulations=counter["n"] - n_before,
+                    )
                 )
                 log.info(
                     "start sigma0 %s c0 %g: chi2 %.4g (%s), %d simulations, sigma %s, c %.4g%s",
@@ -192,7 +192,7 @@ class LMShooting(IdentificationMethod):
                     c0,
                     chi2,
                     "spurious minimum" if chi2 > o["spurious_chi2"] else "at the noise floor",
-                    runs[-1]["n_simulations"],
+                    runs[-1].n_simulations,
                     np.round(np.exp(res.x[:n]), 3),
                     np.exp(res.x[n]),
                     f", force scale {np.round(np.exp(res.x[n + 1 :]), 4)}" if fit_fs else "",
@@ -200,46 +200,40 @@ class LMShooting(IdentificationMethod):
         finally:
             if pool is not None:
                 pool.shutdown()
-        best = min(runs, key=lambda r: r["chi2"])
+        best = min(runs, key=lambda r: r.chi2)
         predicted = simulated_prediction(  # a failed prediction (also a LinAlgError) is None, said in the log
-            st, problem.records, best["sigma"], best["c"], sim, best.get("force_scale")
+            st, problem.records, best.sigma, best.c, sim, best.force_scale
         )
-        for r in runs:
-            r.pop("x")
-        out = {
-            "sigma": best["sigma"],
-            "c": best["c"],
-            "predicted": predicted,
-            "n_forward_simulations": counter["n"],
-            "chi2": best["chi2"],
-            "spurious_minimum": best["spurious"],
-            "starts": runs,
-        }
+        out = dict(
+            sigma=best.sigma,
+            c=best.c,
+            predicted=predicted,
+            n_forward_simulations=counter["n"],
+            chi2=best.chi2,
+            spurious_minimum=best.spurious,
+            starts=runs,
+        )
         if fit_fs:
-            out["force_scale"] = best["force_scale"]
-        if all(r.get("failed") for r in runs):
+            out["force_scale"] = best.force_scale
+        if all(r.failed for r in runs):
             # every start failed: the run is the method's failure (outcome "diverged"), its guess kept
-            out["diverged"] = {"reason": best["message"], "kept": "the initial guess"}
-            out["bounds"] = None
+            out.update(diverged={"reason": best.message, "kept": "the initial guess"}, bounds=None)
             return out
         want = o.get("bounds", "auto")
         if want is False:
-            out["bounds"] = None  # asked for none (scoring adds none either)
+            out.update(bounds=None)  # asked for none (scoring adds none either)
         elif want is True or (want == "auto" and (problem.truth is None or fit_fs)):
             try:
-                f = shooting_fisher(
-                    problem, best["sigma"], best["c"], best.get("force_scale"), workers=int(o["workers"])
-                )
+                f = shooting_fisher(problem, best.sigma, best.c, best.force_scale, workers=int(o["workers"]))
             except np.linalg.LinAlgError as exc:
-                out["bounds"] = None
-                out["bounds_failure"] = f"no Cramér-Rao bounds: {_linalg_message(exc)}"
-                log.warning("%s", out["bounds_failure"])
+                out.update(bounds=None, bounds_failure=f"no Cramér-Rao bounds: {_linalg_message(exc)}")
+                log.warning("no Cramér-Rao bounds: %s", _linalg_message(exc))
                 return out
-            out["n_forward_simulations"] += f.pop("n_simulations")
-            out["bounds"] = f
+            out[KEY.n_forward_simulations] += f.n_simulations
+            out.update(bounds=f)
             log.info(
                 "Cramér-Rao bounds at the identified parameters (%%): %s",
-                {k: round(100 * v, 3) for k, v in f["crlb_relative"].items()},
+                {k: round(100 * v, 3) for k, v in f.crlb_relative.items()},
             )
         return out
 
@@ -251,21 +245,20 @@ def _linalg_message(exc) -> str:
     )
 
 
-def _failed_start(sigma0, c0, x0, n: int, fit_fs: bool, exc, n_simulations: int) -> dict:
+def _failed_start(sigma0, c0, x0, n: int, fit_fs: bool, exc, n_simulations: int) -> Start:
     """A start whose search stopped on a linear-algebra failure: its guess kept, its misfit infinite."""
-    return {
-        "start": [_jsonable(sigma0), float(c0)],
-        "sigma": np.exp(x0[:n]).tolist(),
-        "c": float(np.exp(x0[n])),
-        **({"force_scale": np.exp(x0[n + 1 :]).tolist()} if fit_fs else {}),
-        "chi2": float("inf"),
-        "spurious": True,
-        "status": -1,
-        "message": f"this start stopped: {_linalg_message(exc)}",
-        "failed": True,
-        "n_simulations": n_simulations,
-        "x": x0,
-    }
+    return Start(
+        start=[_jsonable(sigma0), float(c0)],
+        sigma=np.exp(x0[:n]).tolist(),
+        c=float(np.exp(x0[n])),
+        force_scale=np.exp(x0[n + 1 :]).tolist() if fit_fs else None,
+        chi2=float("inf"),
+        spurious=True,
+        status=-1,
+        message=f"this start stopped: {_linalg_message(exc)}",
+        failed=True,
+        n_simulations=n_simulations,
+    )
 
 
 def _fits_force_scale(o: dict) -> bool:
@@ -371,18 +364,21 @@ class PINNThenLM(LMShooting):
 
     def _fit(self, problem: IdentificationProblem) -> dict:
         o = self.options
-        out = {**super()._fit(problem), "start_source": o.get("start_source")}
+        out = super()._fit(problem)
+        out.update(start_source=o.get("start_source"))
         if o.get("fisher_at_start") is not None:
-            from ..analysis.local_fisher import fisher_at
+            from ..analysis.local_fisher import local_fisher
 
             start = o["start_from"]
-            f = fisher_at(problem, start["sigma"], start["c"], **o["fisher_at_start"], workers=o["workers"])
+            f = local_fisher(
+                problem, start["sigma"], start["c"], **o["fisher_at_start"], workers=o["workers"]
+            )
             log.info(
                 "Fisher at the start: condition %.4g, worst relative CRLB %.3g %% (%s), null members %s",
-                f["condition_identifiable"],
-                f["crlb_max_pct"],
-                f["crlb_max_parameter"],
-                f["null_members"],
+                f.condition_identifiable,
+                f.crlb_max_pct,
+                f.crlb_max_parameter,
+                f.null_members,
             )
-            out["fisher_at_start"] = f
+            out.update(fisher_at_start=f)
         return out

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..data.runio import save_figure  # noqa: E402
+from ..results.identification import IdentificationResult  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_baselines"]
@@ -17,7 +18,7 @@ __all__ = ["plot_baselines"]
 LINES = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."))
 
 
-def plot_baselines(landscapes: list[dict], pf_runs: list[dict], paths) -> None:
+def plot_baselines(landscapes: list[dict], pf_runs: list[IdentificationResult], paths) -> None:
     """Row 1: chi2 on the line guess -> exact, one curve per record, and the chi2 plane per record;
     row 2: effective sample size of the particle filter over time per record."""
     n_plane = len(landscapes)
@@ -56,18 +57,18 @@ def plot_baselines(landscapes: list[dict], pf_runs: list[dict], paths) -> None:
         ax.legend(fontsize=7)
     ax = axes[1, 0]
     for k, r in enumerate(pf_runs):
-        e = r["ess"]
+        e = r.ess
         ax.semilogy(
-            e["t"],
-            e["value"],
+            e.t,
+            e.value,
             lw=0.9,
             ls=("-", ":", "--", "-.")[k % 4],
-            label=f"{r['record']} (median {e['median']:.3g})",
+            label=f"{r.record} (median {e.median:.3g})",
         )
     if pf_runs:
-        ax.axhline(pf_runs[0]["ess"]["n_particles"], color="0.5", ls="--", lw=0.8, label="N particles")
+        ax.axhline(pf_runs[0].ess.n_particles, color="0.5", ls="--", lw=0.8, label="N particles")
         lo, hi = ax.get_ylim()
-        ax.set_ylim(lo, 2.0 * pf_runs[0]["ess"]["n_particles"])
+        ax.set_ylim(lo, 2.0 * pf_runs[0].ess.n_particles)
     ax.set_xlabel("t (s)")
     ax.set_ylabel("effective sample size")
     ax.set_title("Particle filter with EnKF: ESS before resampling", fontsize=10)

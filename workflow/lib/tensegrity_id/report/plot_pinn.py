@@ -10,6 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..data.runio import save_figure  # noqa: E402
+from ..results.identification import IdentificationResult  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 
 __all__ = ["plot_fig4", "plot_fig5"]
@@ -31,7 +32,7 @@ def _save(fig, paths):
     plt.close(fig)
 
 
-def plot_fig4(results: list[dict], histories: list[pd.DataFrame], labels: list[str], paths):
+def plot_fig4(results: list[IdentificationResult], histories: list[pd.DataFrame], labels: list[str], paths):
     """Top: identified against exact sigma and c; middle: parameter histories; bottom: losses.
 
     One column per run.  Inert cables (both ends restrained) are drawn
@@ -42,9 +43,9 @@ def plot_fig4(results: list[dict], histories: list[pd.DataFrame], labels: list[s
     fig, axes = plt.subplots(3, n, figsize=(4.6 * n, 9.0), squeeze=False)
     for j, (r, h, lab) in enumerate(zip(results, histories, labels, strict=True)):
         ax = axes[0, j]
-        ex = np.array(r["exact"]["sigma"])
-        idf = np.array([np.nan if v is None else v for v in r["identified"]["sigma"]])
-        inert = set(r["inert_members"])
+        ex = np.array(r.exact.sigma)
+        idf = np.array([np.nan if v is None else v for v in r.identified.sigma])
+        inert = set(r.inert_members)
         k = np.arange(len(ex))
         ax.bar(k - 0.2, ex, 0.4, color="0.7", label="exact")
         ok = [i for i in k if i not in inert]
@@ -53,14 +54,14 @@ def plot_fig4(results: list[dict], histories: list[pd.DataFrame], labels: list[s
             label = "inert (not counted)" if n_inert == 0 else None
             ax.bar(i + 0.2, idf[i], 0.4, fill=False, edgecolor="C0", hatch="//", label=label)
         for i in ok:
-            pct = r["errors"]["sigma_pct"][i]
+            pct = r.errors.sigma_pct[i]
             ax.text(i + 0.2, idf[i], f"{pct:.2g}%", ha="center", va="bottom", fontsize=7)
         ax.set_xticks(k, [f"σ{i}" for i in k])
         ax.set_ylabel("force density (N/m)")
-        e = r["errors"]
+        e = r.errors
         ax.set_title(
-            f"{lab}\nmax σ err {e['sigma_max_pct']:.2g} %, c {r['identified']['c']:.4g} "
-            f"(exact {r['exact']['c']:.3g}, {e['c_pct']:.2g} %)",
+            f"{lab}\nmax σ err {e.sigma_max_pct:.2g} %, c {r.identified.c:.4g} "
+            f"(exact {r.exact.c:.3g}, {e.c_pct:.2g} %)",
             fontsize=9,
         )
         # headroom above the tallest bar for the legend and the percentage labels
@@ -80,7 +81,7 @@ def plot_fig4(results: list[dict], histories: list[pd.DataFrame], labels: list[s
                 markevery=_marks(n_pts, i),
                 label=f"σ{i}",
             )
-        ax.plot(h["step"], h["c"] / r["exact"]["c"], "k-", lw=1.2, label="c")
+        ax.plot(h["step"], h["c"] / r.exact.c, "k-", lw=1.2, label="c")
         ax.axhline(1.0, color="0.5", lw=0.6)
         ax.set_yscale("log")
         _plain_log_ticks(ax.yaxis)

@@ -18,6 +18,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..data.runio import save_figure  # noqa: E402
+from ..results.identification import KEY  # noqa: E402
 from .axes import plain_log_ticks  # noqa: E402
 
 __all__ = ["HELD_OUT_BAND", "plot_spec_study"]
@@ -25,7 +26,7 @@ __all__ = ["HELD_OUT_BAND", "plot_spec_study"]
 HELD_OUT_BAND = 7.0
 """The paper's held-out ratio of successful runs: below 7 (§4.3)."""
 
-PANELS = (("sigma_max_pct", "max σ error (%)"), ("held_out_ratio", "held-out ratio"))
+PANELS = ((KEY.sigma_max_pct, "max σ error (%)"), (KEY.held_out_ratio, "held-out ratio"))
 """The study's column drawn in each row of panels (the paper's Table 3 column of the same name)."""
 
 
@@ -61,7 +62,7 @@ def plot_spec_study(df: pd.DataFrame, table3: pd.DataFrame, paths) -> None:
             if paper is not None and str(paper.get(col, "")).strip() not in ("", "nan"):
                 ax.axhline(float(paper[col]), ls="--", color="C0", lw=1, label="the paper (Table 3)")
             ax.set_yscale("log")
-            if col == "held_out_ratio":  # the paper's band of successful runs
+            if col == KEY.held_out_ratio:  # the paper's band of successful runs
                 lo, hi = ax.get_ylim()
                 lo = min(lo, 0.8)
                 ax.axhspan(lo, HELD_OUT_BAND, color="0.9", zorder=0, label="the paper's successes (< 7)")

@@ -5,7 +5,11 @@ Each figure comes with a summary dict (written beside it as
 every number the figure draws, so the closing notes and the scorecard quote
 files, not pictures.  Errors are relative to the exact values of each run's
 record (``exact``), in %; bounds are the relative Cramér–Rao bounds of the
-record's Fisher information at the exact values.
+record's Fisher information at the exact values.  A summary's entry named
+after a result key (``sigma_max_pct``, ``held_out_ratio``, ``crlb_max_pct``,
+...) holds that quantity and takes its name from
+:data:`~tensegrity_id.results.identification.KEY` or
+:data:`~tensegrity_id.results.fisher.FISHER_KEY`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import numpy as np  # noqa: E402
 
 from ..data.runio import save_figure  # noqa: E402
 from ..data.sensors import active_channels  # noqa: E402
+from ..results.fisher import FISHER_KEY, FisherAnalysis  # noqa: E402
+from ..results.identification import KEY, IdentificationResult  # noqa: E402
 from .axes import headroom as _headroom  # noqa: E402
 from .axes import plain_log_ticks as _plain_log_ticks  # noqa: E402
 from .plot_structures import draw_structure  # noqa: E402
@@ -34,17 +40,21 @@ def _save(fig, paths) -> None:
     plt.close(fig)
 
 
-def _worst_crlb_pct(fisher: dict) -> float:
-    return 100.0 * max(fisher["crlb_relative"].values())
+_CRLB_MAX_PCT = FISHER_KEY.crlb_max_pct
+"""A summary's worst relative Cramér–Rao bound (%), of the record's Fisher analysis at the exact values."""
+
+
+def _worst_crlb_pct(fisher: FisherAnalysis) -> float:
+    return 100.0 * max(fisher.crlb_relative.values())
 
 
 # ------------------------------------------------------------------ Figure 6
 def prism_series_summary(
     level_rows: list[dict],
-    level_runs: list[dict],
-    level_fisher: list[dict],
+    level_runs: list[IdentificationResult],
+    level_fisher: list[FisherAnalysis],
     repeat_rows: list[dict],
-    repeat_runs: list[list[dict]],
+    repeat_runs: list[list[IdentificationResult]],
     cross: list[int],
     triangle: list[int],
     paper: dict | None = None,
@@ -55,7 +65,7 @@ def prism_series_summary(
     ----------
     level_rows, level_runs, level_fisher
         Per prestress level: the config row (``level`` in N/m), one run
-        result (the first seed) and the record's Fisher summary.
+        result (the first seed) and the record's Fisher analysis.
     repeat_rows, repeat_runs
         The repeated lowest level: per row (one per training length) its
         runs over the seeds.
@@ -65,44 +75,41 @@ def prism_series_summary(
     """
     levels = []
     for row, run, fisher in zip(level_rows, level_runs, level_fisher, strict=True):
-        sig = np.asarray(run["identified"]["sigma"], float)
+        sig = np.asarray(run.identified.sigma, float)
         ratio = float(np.mean(sig[cross]) / np.mean(sig[triangle]))
-        exact = np.asarray(run["exact"]["sigma"], float)
+        exact = np.asarray(run.exact.sigma, float)
         levels.append(
             {
                 "row": row["row"],
                 "level": float(row["level"]),
                 "record": row["record"],
-                "n_transitions": run.get("n_transitions"),
+                "n_transitions": run.n_transitions,
                 "sigma_identified": sig.tolist(),
                 "sigma_exact": exact.tolist(),
-                "sigma_pct": run["errors"]["sigma_pct"],
-                "sigma_max_pct": run["errors"]["sigma_max_pct"],
-                "c_pct": run["errors"]["c_pct"],
+                KEY.sigma_pct: run.errors.sigma_pct,
+                KEY.sigma_max_pct: run.errors.sigma_max_pct,
+                KEY.c_pct: run.errors.c_pct,
                 "cross_triangle_ratio": ratio,
                 "cross_triangle_ratio_exact": float(np.mean(exact[cross]) / np.mean(exact[triangle])),
-                "held_out_ratio": run.get("held_out_ratio"),
-                "outcome": run["outcome"],
-                "crlb_max_pct": _worst_crlb_pct(fisher),
-                "condition_identifiable": fisher["condition_identifiable"],
+                KEY.held_out_ratio: run.held_out_ratio,
+                KEY.outcome: run.outcome,
+                _CRLB_MAX_PCT: _worst_crlb_pct(fisher),
+                FISHER_KEY.condition_identifiable: fisher.condition_identifiable,
             }
         )
     repeats = []
     for row, runs in zip(repeat_rows, repeat_runs, strict=True):
-        worst = [r["errors"]["sigma_max_pct"] for r in runs]
-        members = [
-            int(np.nanargmax([np.nan if e is None else e for e in r["errors"]["sigma_pct"]])) for r in runs
-        ]
+        worst = [r.errors.sigma_max_pct for r in runs]
+        members = [int(np.nanargmax([np.nan if e is None else e for e in r.errors.sigma_pct])) for r in runs]
         signs = [
-            int(np.sign(r["identified"]["sigma"][m] - r["exact"]["sigma"][m]))
-            for r, m in zip(runs, members, strict=True)
+            int(np.sign(r.identified.sigma[m] - r.exact.sigma[m])) for r, m in zip(runs, members, strict=True)
         ]
         repeats.append(
             {
                 "row": row["row"],
                 "record": row["record"],
                 "steps": int(row["steps"]),
-                "seeds": [int(r["seed"]) for r in runs],
+                "seeds": [int(r.seed) for r in runs],
                 "worst_pct": worst,
                 "worst_member": members,
                 "worst_sign": signs,
@@ -115,10 +122,10 @@ def prism_series_summary(
     return {
         "levels": levels,
         "repeats": repeats,
-        "crlb_growth": (low["crlb_max_pct"] / high["crlb_max_pct"])
+        "crlb_growth": (low[_CRLB_MAX_PCT] / high[_CRLB_MAX_PCT])
         if low and high and low is not high
         else None,
-        "repeat_over_crlb": [r["mean_worst_pct"] / low["crlb_max_pct"] for r in repeats] if low else [],
+        "repeat_over_crlb": [r["mean_worst_pct"] / low[_CRLB_MAX_PCT] for r in repeats] if low else [],
         "cross": list(cross),
         "triangle": list(triangle),
         "paper": paper or {},
@@ -190,7 +197,7 @@ def plot_fig6(summary: dict, paths) -> None:
             ax[2].plot([k - 0.3, k + 0.3], [pub, pub], "r-", lw=1.5, label="paper" if k == 0 else None)
     if low is not None:
         ax[2].axhline(
-            low["crlb_max_pct"], color="k", ls="--", lw=0.8, label=f"CRLB {low['crlb_max_pct']:.2g} %"
+            low[_CRLB_MAX_PCT], color="k", ls="--", lw=0.8, label=f"CRLB {low[_CRLB_MAX_PCT]:.2g} %"
         )
     ax[2].set_xticks(range(len(summary["repeats"])), [f"{r['steps']} steps" for r in summary["repeats"]])
     ax[2].set_yscale("log")
@@ -202,17 +209,17 @@ def plot_fig6(summary: dict, paths) -> None:
     )
     _headroom(ax[2], 0.35)
     ax[2].legend(fontsize=7, frameon=False, loc="upper right")
-    ax[3].semilogy(lv_x, [lv["crlb_max_pct"] for lv in levels], "ko-", label="worst relative CRLB")
+    ax[3].semilogy(lv_x, [lv[_CRLB_MAX_PCT] for lv in levels], "ko-", label="worst relative CRLB")
     ax[3].semilogy(
         lv_x,
-        [max(lv["sigma_max_pct"], 1e-3) for lv in levels],
+        [max(lv[KEY.sigma_max_pct], 1e-3) for lv in levels],
         "s--",
         color="0.5",
         label="worst error, seed 0",
     )
-    for lvl, v in (paper.get("crlb_max_pct") or {}).items():
+    for lvl, v in (paper.get(_CRLB_MAX_PCT) or {}).items():
         ax[3].plot(
-            float(lvl), v, "r^", label="paper CRLB" if lvl == next(iter(paper["crlb_max_pct"])) else None
+            float(lvl), v, "r^", label="paper CRLB" if lvl == next(iter(paper[_CRLB_MAX_PCT])) else None
         )
     ax[3].set_xscale("log")
     _plain_log_ticks(ax[3].xaxis)
@@ -226,8 +233,8 @@ def plot_fig6(summary: dict, paths) -> None:
 # ------------------------------------------------------------------ Figure 7
 def bridge_summary(
     rows: list[dict],
-    runs: list[dict],
-    fishers: list[dict],
+    runs: list[IdentificationResult],
+    fishers: list[FisherAnalysis],
     channels: list,
     noise_std,
     within_pct: float = 5.0,
@@ -240,25 +247,25 @@ def bridge_summary(
     inactive = [list(map(int, c)) for c, on in zip(channels, active, strict=True) if not on]
     out = []
     for row, run, fisher in zip(rows, runs, fishers, strict=True):
-        err = np.array([np.nan if e is None else e for e in run["errors"]["sigma_pct"]], float)
+        err = np.array([np.nan if e is None else e for e in run.errors.sigma_pct], float)
         ok = err[np.isfinite(err)]
         out.append(
             {
                 "row": row["row"],
                 "record": row["record"],
                 "steps": int(row["steps"]),
-                "n_transitions": run.get("n_transitions"),
-                "sigma_pct": run["errors"]["sigma_pct"],
-                "sigma_median_pct": float(np.median(ok)),
-                "sigma_max_pct": float(ok.max()),
+                "n_transitions": run.n_transitions,
+                KEY.sigma_pct: run.errors.sigma_pct,
+                KEY.sigma_median_pct: float(np.median(ok)),
+                KEY.sigma_max_pct: float(ok.max()),
                 "within": int((ok <= within_pct).sum()),
                 "n_identifiable": int(ok.size),
-                "c_pct": run["errors"]["c_pct"],
-                "held_out_ratio": run.get("held_out_ratio"),
-                "resimulation_chi2": run.get("resimulation_chi2"),
-                "outcome": run["outcome"],
-                "crlb_max_pct": _worst_crlb_pct(fisher),
-                "null_members": fisher.get("null_members", []),
+                KEY.c_pct: run.errors.c_pct,
+                KEY.held_out_ratio: run.held_out_ratio,
+                KEY.resimulation_chi2: run.resimulation_chi2,
+                KEY.outcome: run.outcome,
+                _CRLB_MAX_PCT: _worst_crlb_pct(fisher),
+                FISHER_KEY.null_members: fisher.null_members,
             }
         )
     return {
@@ -294,7 +301,7 @@ def plot_fig7(summary: dict, structure, paths) -> None:
     recs = summary["records"]
     width = 0.8 / max(len(recs), 1)
     for k, r in enumerate(recs):
-        err = np.array([np.nan if e is None else e for e in r["sigma_pct"]], float)
+        err = np.array([np.nan if e is None else e for e in r[KEY.sigma_pct]], float)
         a1.bar(
             np.arange(err.size) + k * width,
             np.maximum(err, 1e-3),
@@ -308,9 +315,9 @@ def plot_fig7(summary: dict, structure, paths) -> None:
     a1.set_yscale("log")
     _headroom(a1, 0.25)
     if recs:
-        n_c = len(recs[0]["sigma_pct"])
+        n_c = len(recs[0][KEY.sigma_pct])
         a1.set_xticks(np.arange(n_c) + (len(recs) - 1) * width / 2, [str(i) for i in range(n_c)], fontsize=7)
-        for i, e in enumerate(recs[0]["sigma_pct"]):
+        for i, e in enumerate(recs[0][KEY.sigma_pct]):
             if e is None:  # an inert member: no error is defined
                 a1.text(
                     i, 0.02, "inert", transform=a1.get_xaxis_transform(), rotation=90, fontsize=7, ha="center"
@@ -324,16 +331,17 @@ def plot_fig7(summary: dict, structure, paths) -> None:
     lines = ["record        median  worst  <=5%   c     ratio  CRLB"]
     for r in recs:
         lines.append(
-            f"{r['record']:<12} {r['sigma_median_pct']:6.2f} {r['sigma_max_pct']:6.1f} "
-            f"{r['within']:>2}/{r['n_identifiable']:<2} {r['c_pct']:5.2f} "
-            f"{(r['held_out_ratio'] or float('nan')):5.2f} {r['crlb_max_pct']:.2g}"
+            f"{r['record']:<12} {r[KEY.sigma_median_pct]:6.2f} {r[KEY.sigma_max_pct]:6.1f} "
+            f"{r['within']:>2}/{r['n_identifiable']:<2} {r[KEY.c_pct]:5.2f} "
+            f"{(r[KEY.held_out_ratio] or float('nan')):5.2f} {r[_CRLB_MAX_PCT]:.2g}"
         )
         p = paper.get(r["row"])
         if p:
+            keys = (KEY.sigma_median_pct, KEY.sigma_max_pct, KEY.c_pct, KEY.held_out_ratio)
+            median, worst, c, ratio = (p.get(k, "-") for k in keys)
             lines.append(
-                f"  paper      {p.get('sigma_median_pct', '-')!s:>6} {p.get('sigma_max_pct', '-')!s:>6} "
-                f"{p.get('within', '-')!s:>5} {p.get('c_pct', '-')!s:>5} {p.get('held_out_ratio', '-')!s:>5} "
-                f"{p.get('crlb_max_pct', '-')!s}"
+                f"  paper      {median!s:>6} {worst!s:>6} {p.get('within', '-')!s:>5} {c!s:>5} {ratio!s:>5} "
+                f"{p.get(_CRLB_MAX_PCT, '-')!s}"
             )
     lines.append("errors and bounds in %; ratio: held-out")
     a2.text(0.0, 0.95, "\n".join(lines), family="monospace", fontsize=8.5, va="top")

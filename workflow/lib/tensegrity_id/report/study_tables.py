@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..analysis.stability import MATERIALS
 from ..mechanics.statics import RANK_TOL
+from ..results.identification import KEY, IdentificationResult
 
 __all__ = [
     "TABLE1_COLUMNS",
@@ -257,14 +258,14 @@ def table_s2(
     return pd.DataFrame(rows, columns=TABLE_S2_COLUMNS)
 
 
-def _max_error_all_cables(result: dict) -> float | None:
+def _max_error_all_cables(result: IdentificationResult) -> float | None:
     """Largest relative force-density error (%) over every cable with an identified value."""
-    sig, true = result["identified"]["sigma"], result["exact"]["sigma"]
+    sig, true = result.identified.sigma, result.exact.sigma
     vals = [100.0 * abs(v - t) / abs(t) for v, t in zip(sig, true, strict=True) if v is not None]
     return max(vals) if vals else None
 
 
-def table9(assessed: list[dict], results: list[dict]) -> pd.DataFrame:
+def table9(assessed: list[dict], results: list[IdentificationResult]) -> pd.DataFrame:
     """Table 9: assessment errors when identified force densities replace the exact ones.
 
     ``assessed``: one :func:`tensegrity_id.analysis.error_propagation` row per
@@ -281,11 +282,11 @@ def table9(assessed: list[dict], results: list[dict]) -> pd.DataFrame:
     rows = []
     for row, res in zip(assessed, results, strict=True):
         key = (row["method"], row["structure"], row["record"])
-        if key != (res["method"], res["structure"], res["record"]):
-            other = (res["method"], res["structure"], res["record"])
+        if key != (res.method, res.structure, res.record):
+            other = (res.method, res.structure, res.record)
             raise ValueError(f"table9: assessed row {key} does not belong to result {other}")
-        out = {k: v for k, v in row.items() if k != "sigma_max_pct"}
+        out = {k: v for k, v in row.items() if k != KEY.sigma_max_pct}
         out["sigma_max_all_pct"] = _max_error_all_cables(res)
-        out["sigma_max_identifiable_pct"] = res["errors"]["sigma_max_pct"]
+        out["sigma_max_identifiable_pct"] = res.errors.sigma_max_pct
         rows.append(out)
     return pd.DataFrame(rows, columns=TABLE9_COLUMNS)

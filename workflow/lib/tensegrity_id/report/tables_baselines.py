@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..results.identification import KEY, IdentificationResult
 from .table_stats import identifiable_mean, mean_of, outcome_label
 
 __all__ = [
@@ -31,13 +32,13 @@ TABLE6_LABELS = {
 }
 
 
-def _note(res: dict) -> str:
-    if res.get("spurious_minimum") is not None:
-        return f"chi2 {res['chi2']:.3g}" + (" (spurious minimum)" if res["spurious_minimum"] else "")
-    if res.get("ess"):
-        return f"median ESS {res['ess']['median']:.3g} of {res['ess']['n_particles']}"
-    if res.get("steps"):
-        return f"{res['steps']} steps"
+def _note(res: IdentificationResult) -> str:
+    if res.spurious_minimum is not None:
+        return f"chi2 {res.chi2:.3g}" + (" (spurious minimum)" if res.spurious_minimum else "")
+    if res.ess:
+        return f"median ESS {res.ess.median:.3g} of {res.ess.n_particles}"
+    if res.steps:
+        return f"{res.steps} steps"
     return ""
 
 
@@ -54,15 +55,15 @@ def table6(runs: dict, published: pd.DataFrame | None = None) -> pd.DataFrame:
         t, s = pair["taut"], pair["slack"]
         row = {
             "method": TABLE6_LABELS.get(key, key),
-            "taut_sigma_max_pct": t["errors"]["sigma_max_pct"],
-            "taut_c_pct": t["errors"]["c_pct"],
-            "slack_sigma_max_pct": s["errors"]["sigma_max_pct"],
-            "slack_c_pct": s["errors"]["c_pct"],
-            "wall_taut_s": t["wall_s"],
-            "wall_slack_s": s["wall_s"],
-            "hyperparameters": t["n_hyperparameters"],
-            "taut_outcome": t["outcome"],
-            "slack_outcome": s["outcome"],
+            "taut_sigma_max_pct": t.errors.sigma_max_pct,
+            "taut_c_pct": t.errors.c_pct,
+            "slack_sigma_max_pct": s.errors.sigma_max_pct,
+            "slack_c_pct": s.errors.c_pct,
+            "wall_taut_s": t.wall_s,
+            "wall_slack_s": s.wall_s,
+            "hyperparameters": t.n_hyperparameters,
+            "taut_outcome": t.outcome,
+            "slack_outcome": s.outcome,
             "taut_note": _note(t),
             "slack_note": _note(s),
         }
@@ -82,14 +83,14 @@ MODEL_FORM_METHOD_COLUMNS = [
     "record",
     "method",
     "seeds",
-    "sigma_max_pct",
+    KEY.sigma_max_pct,
     "sigma_mean_pct",
-    "c_pct",
+    KEY.c_pct,
     "d_sigma_max_pct",
     "d_c_pct",
     "resim_chi2",
-    "outcome",
-    "wall_s",
+    KEY.outcome,
+    KEY.wall_s,
 ]
 """Table S5's companion: every method on every model-form row.  ``d_*`` are the changes against
 the same method on the row's matched record (the row labelled ``matched`` whose id shares the
@@ -117,12 +118,12 @@ def model_form_methods_table(rows: list[dict], results: dict) -> pd.DataFrame:
             raise ValueError(f"row '{key[0]}', method '{key[1]}' has no results")
         stats[key] = {
             "seeds": len(res),
-            "sigma_max_pct": mean_of(x["errors"]["sigma_max_pct"] for x in res),
+            KEY.sigma_max_pct: mean_of(x.errors.sigma_max_pct for x in res),
             "sigma_mean_pct": mean_of(identifiable_mean(x) for x in res),
-            "c_pct": mean_of(x["errors"]["c_pct"] for x in res),
-            "resim_chi2": mean_of(x.get("resimulation_chi2") for x in res),
-            "outcome": outcome_label(res),
-            "wall_s": mean_of(x.get("wall_s") for x in res),
+            KEY.c_pct: mean_of(x.errors.c_pct for x in res),
+            "resim_chi2": mean_of(x.resimulation_chi2 for x in res),
+            KEY.outcome: outcome_label(res),
+            KEY.wall_s: mean_of(x.wall_s for x in res),
         }
     out = []
     for row in rows:
@@ -132,7 +133,7 @@ def model_form_methods_table(rows: list[dict], results: dict) -> pd.DataFrame:
                 continue
             st = dict(stats[(row["row"], m)])
             base = stats.get((ref, m)) if ref is not None else None
-            for k in ("sigma_max_pct", "c_pct"):
+            for k in (KEY.sigma_max_pct, KEY.c_pct):
                 ok = base is not None and st[k] is not None and base[k] is not None
                 st[f"d_{k}"] = st[k] - base[k] if ok else None
             out.append(

@@ -5,15 +5,19 @@ treatments on identical records, medians over seeds), the benchmark tables
 (Tables 3, 4, S1 and the robustness rows S4-S6 share :func:`bench_table`:
 one row per configured row, means over its seeds, published values
 alongside) and the specification study (one line per run of a setting).
-Each reads result records of ``tensegrity_id.identify`` and returns a
-frame; :func:`tensegrity_id.report.tables.write_table` writes it.
+Each reads result records
+(:class:`~tensegrity_id.results.identification.IdentificationResult`) and
+returns a frame; :func:`tensegrity_id.report.tables.write_table` writes it.
+A column named after a result key takes its name from
+:data:`~tensegrity_id.results.identification.KEY`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .table_stats import all_members_max, held_out_excess, identifiable_mean, mean_of, outcome_label, sd_of
+from ..results.identification import KEY, IdentificationResult
+from .table_stats import all_members_max, identifiable_mean, mean_of, outcome_label, sd_of
 
 __all__ = [
     "TABLE5_COLUMNS",
@@ -34,13 +38,13 @@ TABLE5_COLUMNS = [
     "treatment",
     "steps",
     "seeds",
-    "sigma_max_pct",
+    KEY.sigma_max_pct,
     "sigma_max_pct_range",
-    "c_pct",
+    KEY.c_pct,
     "recon_pct",
-    "held_out_ratio",
+    KEY.held_out_ratio,
     "transitions",
-    "wall_s",
+    KEY.wall_s,
 ]
 """Table 5: medians over seeds (range of the largest force-density error)."""
 
@@ -51,15 +55,15 @@ RUN_COLUMNS = [
     "protocol",
     "seed",
     "steps",
-    "sigma_max_pct",
-    "c_pct",
+    KEY.sigma_max_pct,
+    KEY.c_pct,
     "recon_pct",
-    "held_out_ratio",
-    "held_out_misfit_pct",
+    KEY.held_out_ratio,
+    KEY.held_out_misfit_pct,
     "resim_pct",
     "transitions",
-    "outcome",
-    "wall_s",
+    KEY.outcome,
+    KEY.wall_s,
     "batch_size",
 ]
 """One row per identification run (the Table 3 columns of the paper plus cost).
@@ -74,57 +78,65 @@ TREATMENT_LABELS = {
 }
 
 
-def run_summary(results: list[dict]) -> pd.DataFrame:
+def _row(columns: list[str], *values) -> dict:
+    """A table row: ``values`` named by ``columns``, in order."""
+    return dict(zip(columns, values, strict=True))
+
+
+def run_summary(results: list[IdentificationResult]) -> pd.DataFrame:
     """One row per identification result record, in the given order."""
     rows = [
-        {
-            "method": r["method"],
-            "structure": r["structure"],
-            "record": r["record"],
-            "protocol": r.get("protocol"),
-            "seed": r["seed"],
-            "steps": r.get("steps"),
-            "sigma_max_pct": r["errors"]["sigma_max_pct"],
-            "c_pct": r["errors"]["c_pct"],
-            "recon_pct": r.get("reconstruction_pct"),
-            "held_out_ratio": r.get("held_out_ratio"),
-            "held_out_misfit_pct": r.get("held_out_misfit_pct"),
-            "resim_pct": r.get("resimulation_pct"),
-            "transitions": r.get("n_transitions"),
-            "outcome": r.get("outcome"),
-            "wall_s": r["wall_s"],
-            "batch_size": (r.get("batch") or {}).get("size"),
-        }
+        _row(
+            RUN_COLUMNS,
+            r.method,
+            r.structure,
+            r.record,
+            r.protocol,
+            r.seed,
+            r.steps,
+            r.errors.sigma_max_pct,
+            r.errors.c_pct,
+            r.reconstruction_pct,
+            r.held_out_ratio,
+            r.held_out_misfit_pct,
+            r.resimulation_pct,
+            r.n_transitions,
+            r.outcome,
+            r.wall_s,
+            None if r.batch is None else r.batch.size,
+        )
         for r in results
     ]
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
-def table5(results: list[dict]) -> pd.DataFrame:
+def table5(results: list[IdentificationResult]) -> pd.DataFrame:
     """Transition treatments on identical records: medians over seeds per (case, treatment, steps).
 
     ``wall_s`` is the median cost of one seed: a run's job time over the
     seeds of its batch.
     """
     df = run_summary(results)
-    df["wall_s"] = df["wall_s"] / df["batch_size"].fillna(1)
+    df[KEY.wall_s] = df[KEY.wall_s] / df["batch_size"].fillna(1)
     rows = []
     for (s, rec, m, n), g in df.groupby(["structure", "record", "method", "steps"], sort=False):
+        sig = g[KEY.sigma_max_pct]
         rows.append(
-            {
-                "structure": s,
-                "record": rec,
-                "treatment": TREATMENT_LABELS.get(m, m),
-                "steps": int(n),
-                "seeds": len(g),
-                "sigma_max_pct": float(g["sigma_max_pct"].median()),
-                "sigma_max_pct_range": f"{g['sigma_max_pct'].min():.3g}-{g['sigma_max_pct'].max():.3g}",
-                "c_pct": float(g["c_pct"].median()),
-                "recon_pct": float(g["recon_pct"].median()),
-                "held_out_ratio": float(g["held_out_ratio"].median()),
-                "transitions": int(g["transitions"].iloc[0]),
-                "wall_s": float(g["wall_s"].median()),
-            }
+            _row(
+                TABLE5_COLUMNS,
+                s,
+                rec,
+                TREATMENT_LABELS.get(m, m),
+                int(n),
+                len(g),
+                float(sig.median()),
+                f"{sig.min():.3g}-{sig.max():.3g}",
+                float(g[KEY.c_pct].median()),
+                float(g["recon_pct"].median()),
+                float(g[KEY.held_out_ratio].median()),
+                int(g["transitions"].iloc[0]),
+                float(g[KEY.wall_s].median()),
+            )
         )
     return pd.DataFrame(rows, columns=TABLE5_COLUMNS)
 
@@ -137,19 +149,19 @@ BENCH_COLUMNS = [
     "steps",
     "seeds",
     "transitions",
-    "sigma_max_pct",
+    KEY.sigma_max_pct,
     "sigma_max_sd",
     "sigma_max_all_pct",
     "sigma_mean_pct",
-    "c_pct",
+    KEY.c_pct,
     "c_sd",
-    "EA_pct",
+    KEY.EA_pct,
     "recon_pct",
-    "held_out_ratio",
-    "held_out_misfit_pct",
-    "held_out_excess_pct",
+    KEY.held_out_ratio,
+    KEY.held_out_misfit_pct,
+    KEY.held_out_excess_pct,
     "resim_chi2",
-    "outcome",
+    KEY.outcome,
 ]
 """Benchmark tables (3, 4, S1, S4-S6): one row per configured row, over its seeds (mean, and the
 standard deviation of the largest force-density error and of the damper error); ``sigma_max_all_pct``
@@ -158,7 +170,7 @@ identifiable members; ``EA_pct`` only where the axial stiffness was identified."
 
 
 def bench_table(
-    rows: list[dict], results: list[list[dict]], published: pd.DataFrame | None = None
+    rows: list[dict], results: list[list[IdentificationResult]], published: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """A benchmark identification table (the paper's Tables 3 and 4).
 
@@ -182,20 +194,20 @@ def bench_table(
             "protocol": row["protocol"],
             "steps": int(row["steps"]),
             "seeds": len(res),
-            "transitions": int(res[0].get("n_transitions") or 0),
-            "sigma_max_pct": mean_of(x["errors"]["sigma_max_pct"] for x in res),
-            "sigma_max_sd": sd_of(x["errors"]["sigma_max_pct"] for x in res),
+            "transitions": int(res[0].n_transitions or 0),
+            KEY.sigma_max_pct: mean_of(x.errors.sigma_max_pct for x in res),
+            "sigma_max_sd": sd_of(x.errors.sigma_max_pct for x in res),
             "sigma_max_all_pct": mean_of(all_members_max(x) for x in res),
             "sigma_mean_pct": mean_of(identifiable_mean(x) for x in res),
-            "c_pct": mean_of(x["errors"]["c_pct"] for x in res),
-            "c_sd": sd_of(x["errors"]["c_pct"] for x in res),
-            "EA_pct": mean_of(x["errors"].get("EA_pct") for x in res),
-            "recon_pct": mean_of(x.get("reconstruction_pct") for x in res),
-            "held_out_ratio": mean_of(x.get("held_out_ratio") for x in res),
-            "held_out_misfit_pct": mean_of(x.get("held_out_misfit_pct") for x in res),
-            "held_out_excess_pct": mean_of(held_out_excess(x) for x in res),
-            "resim_chi2": mean_of(x.get("resimulation_chi2") for x in res),
-            "outcome": outcome_label(res),
+            KEY.c_pct: mean_of(x.errors.c_pct for x in res),
+            "c_sd": sd_of(x.errors.c_pct for x in res),
+            KEY.EA_pct: mean_of(x.errors.EA_pct for x in res),
+            "recon_pct": mean_of(x.reconstruction_pct for x in res),
+            KEY.held_out_ratio: mean_of(x.held_out_ratio for x in res),
+            KEY.held_out_misfit_pct: mean_of(x.held_out_misfit_pct for x in res),
+            KEY.held_out_excess_pct: mean_of(x.held_out_excess_pct for x in res),
+            "resim_chi2": mean_of(x.resimulation_chi2 for x in res),
+            KEY.outcome: outcome_label(res),
         }
         if pub is not None and row["row"] in pub.index:
             for c in pub.columns:
@@ -215,13 +227,13 @@ SPEC_STUDY_COLUMNS = [
     "protocol",
     "seed",
     "steps",
-    "sigma_max_pct",
-    "c_pct",
+    KEY.sigma_max_pct,
+    KEY.c_pct,
     "recon_pct",
-    "held_out_ratio",
-    "train_misfit_ratio",
-    "outcome",
-    "wall_s",
+    KEY.held_out_ratio,
+    KEY.train_misfit_ratio,
+    KEY.outcome,
+    KEY.wall_s,
 ]
 """The specification study, one line per run: the setting's name and its overrides of the default
 settings, the case, the seed, the largest force-density error over identifiable cables (%), the
@@ -229,7 +241,7 @@ damper error (%), the reconstruction error (%), the held-out ratio, the training
 noise variance, the outcome label and the run's training time (s; for a batch, the batch's)."""
 
 
-def pinn_spec_table(rows: list[dict], results: list[list[dict]]) -> pd.DataFrame:
+def pinn_spec_table(rows: list[dict], results: list[list[IdentificationResult]]) -> pd.DataFrame:
     """The specification study (:data:`SPEC_STUDY_COLUMNS`): per row (a setting on a record, with its
     ``label`` and ``overrides``) the result records of its seeds, one line each."""
     out = []
@@ -239,19 +251,20 @@ def pinn_spec_table(rows: list[dict], results: list[list[dict]]) -> pd.DataFrame
         over = ", ".join(f"{k}={v}" for k, v in sorted((row.get("overrides") or {}).items()))
         for x in res:
             out.append(
-                {
-                    "setting": row["label"],
-                    "overrides": over or "(default)",
-                    **{k: row[k] for k in ("structure", "record", "protocol")},
-                    "seed": int(x["seed"]),
-                    "steps": int(row["steps"]),
-                    "sigma_max_pct": x["errors"]["sigma_max_pct"],
-                    "c_pct": x["errors"]["c_pct"],
-                    "recon_pct": x.get("reconstruction_pct"),
-                    "held_out_ratio": x.get("held_out_ratio"),
-                    "train_misfit_ratio": x.get("train_misfit_ratio"),
-                    "outcome": x["outcome"],
-                    "wall_s": x.get("train_wall_s", x.get("wall_s")),
-                }
+                _row(
+                    SPEC_STUDY_COLUMNS,
+                    row["label"],
+                    over or "(default)",
+                    *(row[k] for k in ("structure", "record", "protocol")),
+                    int(x.seed),
+                    int(row["steps"]),
+                    x.errors.sigma_max_pct,
+                    x.errors.c_pct,
+                    x.reconstruction_pct,
+                    x.held_out_ratio,
+                    x.train_misfit_ratio,
+                    x.outcome,
+                    x.wall_s if x.train_wall_s is None else x.train_wall_s,
+                )
             )
     return pd.DataFrame(out, columns=SPEC_STUDY_COLUMNS)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .table_stats import held_out_excess, mean_of, outcome_label, sd_of
+from ..results.fisher import FISHER_KEY
+from ..results.identification import KEY, IdentificationResult, VariantsResult
+from .table_stats import mean_of, outcome_label, sd_of
 
 __all__ = [
     "SILENT_COLUMNS",
@@ -30,15 +32,15 @@ SILENT_COLUMNS = [
     "record",
     "protocol",
     "seeds",
-    "outcome",
-    "sigma_max_pct",
-    "held_out_ratio",
-    "held_out_misfit_pct",
-    "held_out_excess_pct",
+    KEY.outcome,
+    KEY.sigma_max_pct,
+    KEY.held_out_ratio,
+    KEY.held_out_misfit_pct,
+    KEY.held_out_excess_pct,
     "resim_chi2",
     "seed_scatter_pct",
     "fisher_cond",
-    "crlb_max_pct",
+    FISHER_KEY.crlb_max_pct,
     "flag_chi2",
     "flag_scatter",
     "flag_fit",
@@ -53,14 +55,13 @@ SILENT_COLUMNS = [
 """The silent-failure table: per row, the signals that need no exact parameters, and the hybrid."""
 
 
-def seed_scatter_pct(results: list[dict]) -> float | None:
+def seed_scatter_pct(results: list[IdentificationResult]) -> float | None:
     """Largest seed-to-seed standard deviation of an identifiable force density, % of its seed mean."""
     if len(results) < 2:
         return None
-    ident = results[0]["identifiable"]
     worst = None
-    for k in ident:
-        vals = [x["identified"]["sigma"][k] for x in results if x["identified"]["sigma"][k] is not None]
+    for k in results[0].identifiable:
+        vals = [x.identified.sigma[k] for x in results if x.identified.sigma[k] is not None]
         m, sd = mean_of(vals), sd_of(vals)
         if m and sd is not None:
             worst = max(worst or 0.0, 100.0 * sd / abs(m))
@@ -72,7 +73,10 @@ SILENT_FLAGS = {"chi2": 2.0, "scatter_pct": 5.0, "misfit_pct": 10.0, "crlb_pct":
 
 
 def silent_failure_table(
-    rows: list[dict], pinn: list[list[dict]], hybrid: list[list[dict]], flags: dict
+    rows: list[dict],
+    pinn: list[list[IdentificationResult]],
+    hybrid: list[list[IdentificationResult]],
+    flags: dict,
 ) -> pd.DataFrame:
     """Which no-truth signals flag each run, and whether ``pinn_lm`` removes a failure.
 
@@ -88,16 +92,16 @@ def silent_failure_table(
     """
     out = []
     for row, p, h in zip(rows, pinn, hybrid, strict=True):
-        chi2 = mean_of(x.get("resimulation_chi2") for x in p)
+        chi2 = mean_of(x.resimulation_chi2 for x in p)
         scatter = seed_scatter_pct(p)
-        misfit = mean_of(x.get("held_out_misfit_pct") for x in p)
-        excess = mean_of(held_out_excess(x) for x in p)
+        misfit = mean_of(x.held_out_misfit_pct for x in p)
+        excess = mean_of(x.held_out_excess_pct for x in p)
         f_chi2 = chi2 is not None and chi2 > flags["chi2"]
         f_scatter = scatter is not None and scatter > flags["scatter_pct"]
         f_fit = excess is not None and excess > flags["misfit_pct"]
-        fish = [x["fisher_at_start"] for x in h if x.get("fisher_at_start")]
-        cond = mean_of(f["condition_identifiable"] for f in fish)
-        crlb = mean_of(f["crlb_max_pct"] for f in fish)
+        fish = [x.fisher_at_start for x in h if x.fisher_at_start is not None]
+        cond = mean_of(f.condition_identifiable for f in fish)
+        crlb = mean_of(f.crlb_max_pct for f in fish)
         f_crlb = crlb is not None and crlb > flags["crlb_pct"]
         outcome = outcome_label(p)
         h_outcome = outcome_label(h) if h else None
@@ -108,15 +112,15 @@ def silent_failure_table(
                 "record": row["record"],
                 "protocol": row["protocol"],
                 "seeds": len(p),
-                "outcome": outcome,
-                "sigma_max_pct": mean_of(x["errors"]["sigma_max_pct"] for x in p),
-                "held_out_ratio": mean_of(x.get("held_out_ratio") for x in p),
-                "held_out_misfit_pct": misfit,
-                "held_out_excess_pct": excess,
+                KEY.outcome: outcome,
+                KEY.sigma_max_pct: mean_of(x.errors.sigma_max_pct for x in p),
+                KEY.held_out_ratio: mean_of(x.held_out_ratio for x in p),
+                KEY.held_out_misfit_pct: misfit,
+                KEY.held_out_excess_pct: excess,
                 "resim_chi2": chi2,
                 "seed_scatter_pct": scatter,
                 "fisher_cond": cond,
-                "crlb_max_pct": crlb,
+                FISHER_KEY.crlb_max_pct: crlb,
                 "flag_chi2": f_chi2,
                 "flag_scatter": f_scatter if scatter is not None else None,
                 "flag_fit": f_fit,
@@ -127,9 +131,9 @@ def silent_failure_table(
                     if f
                 )
                 or "none",
-                "pinn_lm_sigma_max_pct": mean_of(x["errors"]["sigma_max_pct"] for x in h) if h else None,
-                "pinn_lm_c_pct": mean_of(x["errors"]["c_pct"] for x in h) if h else None,
-                "pinn_lm_chi2": mean_of(x.get("chi2") for x in h) if h else None,
+                "pinn_lm_sigma_max_pct": mean_of(x.errors.sigma_max_pct for x in h) if h else None,
+                "pinn_lm_c_pct": mean_of(x.errors.c_pct for x in h) if h else None,
+                "pinn_lm_chi2": mean_of(x.chi2 for x in h) if h else None,
                 "pinn_lm_outcome": h_outcome,
                 "pinn_lm_removes": bool(outcome != "identified" and h_outcome == "identified") if h else None,
             }
@@ -141,47 +145,47 @@ FORCE_SCALE_COLUMNS = [
     "row",
     "label",
     "method",
-    "force_scale",
+    KEY.force_scale,
     "force_scale_true",
-    "force_scale_pct",
+    KEY.force_scale_pct,
     "force_scale_crlb_pct",
-    "sigma_max_pct",
-    "c_pct",
+    KEY.sigma_max_pct,
+    KEY.c_pct,
     "resim_chi2",
-    "outcome",
+    KEY.outcome,
 ]
 """The uncalibrated-force table: identified and true force factor, its error and bound (%), the
 largest force-density error over identifiable cables (%), the damper error (%), the re-simulation
 chi2 (noise variances per sample) and the outcome."""
 
 
-def _force_row(row: dict, method: str, runs: list[dict], true_scale) -> dict:
-    fs = [r["identified"].get("force_scale") for r in runs]
+def _force_row(row: dict, method: str, runs: list, true_scale) -> dict:
+    """One row over ``runs`` (identification results, or the variant runs of a variants result)."""
+    fs = [r.identified.force_scale for r in runs]
     fitted = all(f is not None for f in fs)
-    crlb = [((r.get("bounds") or {}).get("crlb_relative") or {}).get("f_0") for r in runs]
+    crlb = [None if r.bounds is None else r.bounds.crlb_relative.get("f_0") for r in runs]
     return {
         "row": row["row"],
         "label": row.get("label", ""),
         "method": method,
-        "force_scale": mean_of(f[0] for f in fs) if fitted else None,
+        KEY.force_scale: mean_of(f[0] for f in fs) if fitted else None,
         "force_scale_true": true_scale,
-        "force_scale_pct": mean_of(r["errors"]["force_scale_pct"][0] for r in runs) if fitted else None,
+        KEY.force_scale_pct: mean_of(r.errors.force_scale_pct[0] for r in runs) if fitted else None,
         "force_scale_crlb_pct": mean_of(100 * c for c in crlb if c is not None),
-        "sigma_max_pct": mean_of(r["errors"]["sigma_max_pct"] for r in runs),
-        "c_pct": mean_of(r["errors"]["c_pct"] for r in runs),
-        "resim_chi2": mean_of(r.get("resimulation_chi2") for r in runs),
-        "outcome": outcome_label(runs),
+        KEY.sigma_max_pct: mean_of(r.errors.sigma_max_pct for r in runs),
+        KEY.c_pct: mean_of(r.errors.c_pct for r in runs),
+        "resim_chi2": mean_of(r.resimulation_chi2 for r in runs),
+        KEY.outcome: outcome_label(runs),
     }
 
 
 def force_scale_table(
-    rows: list[dict], pinn: list[list[dict]], lm: dict | None, true_scale: float
+    rows: list[dict], pinn: list[list[IdentificationResult]], lm: VariantsResult | None, true_scale: float
 ) -> pd.DataFrame:
     """PINN rows (each with its seeds' results) and the LM variants (force taken as recorded, fitted)."""
     out = [_force_row(row, "pinn", res, true_scale) for row, res in zip(rows, pinn, strict=True)]
-    for v in (lm or {}).get("variants", []):
-        mode = v["options"].get("force_scale") or "known"
-        run = {**v, "seed": lm["seed"]}
+    for v in [] if lm is None else lm.variants:
+        mode = v.options.get("force_scale") or "known"
         label = "force scale fitted" if mode == "fit" else "force taken as recorded"
-        out.append(_force_row({"row": f"lm_{mode}", "label": label}, "lm_shooting", [run], true_scale))
+        out.append(_force_row({"row": f"lm_{mode}", "label": label}, "lm_shooting", [v], true_scale))
     return pd.DataFrame(out, columns=FORCE_SCALE_COLUMNS)

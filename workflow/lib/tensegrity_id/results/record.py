@@ -20,7 +20,20 @@ A record or part may declare one field named ``extra`` (a ``dict``): on
 writing, its entries are written at the top level after the declared fields
 (the method-specific keys of an identification); on reading, every key that
 is not a declared field goes there.  Without an ``extra`` field an unknown
-key is an error naming the key.
+key is an error naming the key.  A field made with :func:`optional` is a key
+that some results lack: ``None`` by default and not written when ``None``.
+A field made with :func:`transient` belongs to the object only (arrays that
+the writer hands on to other files): it is neither written nor read.  A key
+that is a Python keyword cannot be a field name: the field is the keyword
+with a trailing underscore (``class_``), and its key on disk the keyword
+(``"class"``, :func:`json_key`).
+
+:class:`FieldNames` gives the keys of a kind and its parts by field name
+(``KEY.sigma_max_pct == "sigma_max_pct"``, ``FieldNames(ClassPoint).class_
+== "class"``), for code that must name a key as a string (a table column
+taken from a result key): a misspelt name is an ``AttributeError`` at once,
+not a missing column at the end.  :func:`field_values` gives a record's
+fields, to build one that extends it.
 
 Reading checks the schema first: a file of another kind, of another version,
 or written before result files carried a schema is refused with
@@ -32,6 +45,7 @@ it.  Nothing is migrated silently.  A file may carry, after its schema, a
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import math
 import types
 import typing
@@ -48,6 +62,12 @@ __all__ = [
     "ResultSchemaError",
     "ResultPart",
     "ResultRecord",
+    "FieldNames",
+    "json_key",
+    "field_values",
+    "part_types",
+    "optional",
+    "transient",
     "finite_or_none",
 ]
 
@@ -57,6 +77,8 @@ PROVENANCE_KEY = "provenance"
 """The key of the optional provenance object (what made the file), written after the schema; not a field."""
 EXTRA_FIELD = "extra"
 """The field that collects keys not declared (written at the top level, not nested)."""
+_OMIT_NONE = "omit_none"
+_TRANSIENT = "transient"
 
 R = TypeVar("R", bound="ResultRecord")
 P = TypeVar("P", bound="ResultPart")
@@ -83,6 +105,32 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.floating):
         return float(value)
     return value
+
+
+def optional(**kwargs):
+    """A field that some results lack: ``None`` by default, and not written when ``None``."""
+    return dataclasses.field(default=None, metadata={_OMIT_NONE: True}, **kwargs)
+
+
+def transient(**kwargs):
+    """A field of the object only, neither written nor read (``None`` by default; not compared)."""
+    return dataclasses.field(default=None, compare=False, repr=False, metadata={_TRANSIENT: True}, **kwargs)
+
+
+def _stored(cls_or_obj) -> list[dataclasses.Field]:
+    """The fields written to and read from the file (every field but the transient ones)."""
+    return [f for f in dataclasses.fields(cls_or_obj) if not f.metadata.get(_TRANSIENT)]
+
+
+def json_key(field_name: str) -> str:
+    """The key on disk of a field: its name, but ``class_`` -> ``class`` (a keyword with a trailing ``_``)."""
+    stem = field_name[:-1]
+    return stem if field_name.endswith("_") and keyword.iskeyword(stem) else field_name
+
+
+def field_values(obj) -> dict:
+    """A dataclass's fields by name, one level deep (parts stay parts): to build a record that extends one."""
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
 
 
 def _part_type(hint: Any) -> tuple[str, type[ResultPart]] | None:
@@ -112,19 +160,24 @@ class ResultPart:
         return cached
 
     def to_json(self) -> dict:
-        """The fields as a JSON object (declared order; an ``extra`` field's entries after them)."""
+        """The fields as a JSON object (declared order; an ``extra`` field's entries after them;
+        an :func:`optional` field only when not ``None``; no :func:`transient` field)."""
         out = {}
-        for f in dataclasses.fields(self):
+        for f in _stored(self):
             value = getattr(self, f.name)
             if f.name == EXTRA_FIELD:
-                clash = set(value or {}) & {g.name for g in dataclasses.fields(self)}
+                clash = set(value or {}) & {json_key(g.name) for g in dataclasses.fields(self)}
                 if clash:
                     name = type(self).__name__
                     raise ResultSchemaError(f"{name}.extra repeats declared fields {sorted(clash)}")
                 out.update(_plain(value or {}))
-            else:
-                out[f.name] = _plain(value)
+            elif value is not None or not f.metadata.get(_OMIT_NONE):
+                out[json_key(f.name)] = _plain(value)
         return out
+
+    def replace(self: P, **changes) -> P:
+        """A copy with ``changes`` (records and parts are frozen)."""
+        return dataclasses.replace(self, **changes)
 
     @classmethod
     def from_json(cls: type[P], data: Mapping, *, source: str | None = None) -> P:
@@ -134,7 +187,7 @@ class ResultPart:
             got = type(data).__name__
             raise ResultSchemaError(f"{where}: expected a JSON object for {cls.__name__}, got {got}")
         hints = cls._hints()
-        fields = {f.name: f for f in dataclasses.fields(cls)}
+        fields = {json_key(f.name): f for f in _stored(cls)}  # by key on disk
         has_extra = EXTRA_FIELD in fields
         kwargs, extra = {}, {}
         for key, value in data.items():
@@ -148,13 +201,14 @@ class ResultPart:
                     )
                 extra[key] = value
                 continue
-            kwargs[key] = _decode(hints[key], value, f"{where}: {key}")
+            name = fields[key].name
+            kwargs[name] = _decode(hints[name], value, f"{where}: {key}")
         if has_extra:
             kwargs[EXTRA_FIELD] = extra
         missing = [
-            name
-            for name, f in fields.items()
-            if name not in kwargs
+            key
+            for key, f in fields.items()
+            if f.name not in kwargs
             and f.default is dataclasses.MISSING
             and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
         ]
@@ -226,6 +280,11 @@ class ResultRecord(ResultPart):
         return super().from_json(data, source=source)
 
     @classmethod
+    def coerce(cls: type[R], obj, *, source: str | None = None) -> R:
+        """``obj`` itself if it is a record of this kind, else the record of its JSON object (checked)."""
+        return obj if isinstance(obj, cls) else cls.from_json(obj, source=source)
+
+    @classmethod
     def load(cls: type[R], path) -> R:
         """Read the record from its file (a :class:`ResultSchemaError` names the file)."""
         from ..data.runio import read_json
@@ -240,9 +299,58 @@ class ResultRecord(ResultPart):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         write_json(path, self.to_json(provenance=provenance))
 
-    def replace(self: R, **changes) -> R:
-        """A copy with ``changes`` (the record is frozen)."""
-        return dataclasses.replace(self, **changes)
+
+def part_types(cls: type[ResultPart]) -> list[type[ResultPart]]:
+    """``cls`` and every part type reachable from its fields, each once, in the order met."""
+    seen: list[type[ResultPart]] = []
+
+    def visit(c):
+        if c in seen:
+            return
+        seen.append(c)
+        for f in _stored(c):
+            kind = _part_type(c._hints()[f.name])
+            if kind is not None:
+                visit(kind[1])
+
+    visit(cls)
+    return seen
+
+
+class FieldNames:
+    """The keys of result kinds and all their parts, as attributes named after the fields.
+
+    ``KEY = FieldNames(IdentificationResult)``; ``KEY.sigma_max_pct == "sigma_max_pct"``;
+    a keyword field's attribute gives its key on disk (``FieldNames(ClassPoint).class_ ==
+    "class"``, :func:`json_key`).  An unknown name raises ``AttributeError`` naming the
+    kinds.  Iterating gives every key once (in the order met); ``in`` tests a key.
+    Neither ``extra`` nor a :func:`transient` field is a key.
+    """
+
+    def __init__(self, *kinds: type[ResultPart]):
+        names: dict[str, str] = {}
+        for kind in kinds:
+            for part in part_types(kind):
+                names.update((f.name, json_key(f.name)) for f in _stored(part) if f.name != EXTRA_FIELD)
+        self.__dict__.update(names)
+        self.__dict__["_kinds"] = tuple(k.__name__ for k in kinds)
+        self.__dict__["_keys"] = tuple(dict.fromkeys(names.values()))
+
+    def __getattr__(self, name: str) -> str:  # only for names that are not fields
+        kinds = ", ".join(self.__dict__.get("_kinds", ()))
+        raise AttributeError(f"{name!r} is not a field of {kinds} (or of their parts)")
+
+    def __setattr__(self, name, value):
+        raise AttributeError("field names are read-only")
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def __repr__(self) -> str:
+        return f"FieldNames({', '.join(self._kinds)}: {len(self._keys)} keys)"
 
 
 def finite_or_none(value) -> float | None:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..analysis.assessment import assess
 from ..mechanics.dynamics import Dynamics
+from ..results.assessment import PrestressVerdict, Verdict
 from .hexprism import fit_prestress_scale, line_frequencies
 from .modal_fit import ModalFamily
 
@@ -106,13 +107,10 @@ def peaks_identification(structure, peaks: dict, *, tol_rel: float = 1e-8, rel_s
         "sensitivity_hz_per_scale": d.tolist(),
         "sigma": sigma.tolist(),
         "design_sigma": list(map(float, structure.sigma)),
-        "assessment": {
-            "class": a["class"],
-            "margin": a["lambda_min"],
-            "U_c_max": a["U_c_max"],
-            "U_b_max": a["U_b_max"],
-        },
-        "design_assessment": {"class": design["class"], "margin": design["lambda_min"]},
+        "assessment": PrestressVerdict(
+            class_=a.class_, margin=a.lambda_min, U_c_max=a.U_c_max, U_b_max=a.U_b_max
+        ).to_json(),
+        "design_assessment": Verdict(class_=design.class_, margin=design.lambda_min).to_json(),
         "model": "design prestress x one scale; cable EA and masses as designed (the paper §4.10)",
     }
 
@@ -120,6 +118,8 @@ def peaks_identification(structure, peaks: dict, *, tol_rel: float = 1e-8, rel_s
 def peaks_table(res: dict) -> pd.DataFrame:
     """Rows of :func:`peaks_identification`'s result: per peak measured, model and residual (Hz),
     then the scale with its standard error, and the class and margin against the design's."""
+    scaled = PrestressVerdict.from_json(res["assessment"])
+    design = Verdict.from_json(res["design_assessment"])
     rows = [
         {
             "peak": k + 1,
@@ -147,10 +147,8 @@ def peaks_table(res: dict) -> pd.DataFrame:
             "peak": "class",
             "mode": "",
             "measured Hz": "",
-            "model Hz": f"{res['assessment']['class']} (margin {res['assessment']['margin']:.4g} N/m)",
-            "residual Hz": "design: {} ({:.4g} N/m)".format(
-                res["design_assessment"]["class"], res["design_assessment"]["margin"]
-            ),
+            "model Hz": f"{scaled.class_} (margin {scaled.margin:.4g} N/m)",
+            "residual Hz": f"design: {design.class_} ({design.margin:.4g} N/m)",
         }
     )
     return pd.DataFrame(rows)

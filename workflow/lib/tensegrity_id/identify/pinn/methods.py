@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from ...results.identification import Batch, IdentificationResult
 from ..base import IdentificationMethod, IdentificationProblem, register
 from ..scoring import score_result
 from .settings import PINNSettings
@@ -75,33 +76,33 @@ class _PINNMethod(IdentificationMethod):
         outs = []
         for m, par in enumerate(params):
             hist = trainer.history[m]
-            out = {
-                "sigma": par["sigma"],
-                "c": par["c"],
-                "steps": self.settings.steps,
-                "treatment": self.treatment,
-                "train_wall_s": trainer.elapsed,
-                "steps_per_s": trainer.step / max(trainer.elapsed, 1e-9),
-                "step_mode": trainer.step_mode,
-                "batch": {"seeds": seeds, "size": len(seeds), "train_wall_s": trainer.elapsed},
-                "diverged": trainer.diverged[m],
-                "final_losses": {k: v for k, v in hist[-1].items() if k.startswith("L_")} if hist else {},
-                "predicted": [pred[m] for pred in predicted],
-                "_history": hist,
-            }
+            out = dict(
+                sigma=par["sigma"],
+                c=par["c"],
+                steps=self.settings.steps,
+                treatment=self.treatment,
+                train_wall_s=trainer.elapsed,
+                steps_per_s=trainer.step / max(trainer.elapsed, 1e-9),
+                step_mode=trainer.step_mode,
+                batch=Batch(seeds=seeds, size=len(seeds), train_wall_s=trainer.elapsed),
+                diverged=trainer.diverged[m],
+                final_losses={k: v for k, v in hist[-1].items() if k.startswith("L_")} if hist else {},
+                predicted=[pred[m] for pred in predicted],
+                history=hist,
+            )
             if "EA" in par:
                 out["EA"] = par["EA"]
             if "force_scale" in par:
                 out["force_scale"] = par["force_scale"]
             if self.settings.treatment == "event":
-                out["detected_transitions"] = [int(r.events[m].numel()) for r in trainer.recs]
+                out.update(detected_transitions=[int(r.events[m].numel()) for r in trainer.recs])
             outs.append(out)
         return outs
 
     def _fit(self, problem: IdentificationProblem) -> dict:
         return self._train([problem])[0]
 
-    def run_batch(self, problems: list[IdentificationProblem]) -> list[dict]:
+    def run_batch(self, problems: list[IdentificationProblem]) -> list[IdentificationResult]:
         """Fit problems that differ only in their seed as one batch; one result record per problem.
 
         Each record's ``wall_s`` is the batch's training time (the job's

@@ -2,7 +2,8 @@
 
 Per seed (``results/identify/pinn_{treatment}/{structure}/{record}/{protocol}_seed{seed}_steps{steps}``):
 
-* ``.json``: the result record of :mod:`tensegrity_id.identify.base`;
+* ``.json``: the result record
+  (:class:`~tensegrity_id.results.identification.IdentificationResult`);
 * ``_history.csv``: step, loss terms (normalised, -), learning rates,
   sigma_k (N/m), c (N s/m)[, EA (N)] every ``history_every`` steps;
 * ``_series.npz``: ``t`` (s), ``true``, ``resim`` and ``network``
@@ -15,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...data.runio import write_csv, write_json, write_npz
+from ...data.runio import write_csv, write_npz
+from ...results.identification import IdentificationResult
 
 __all__ = ["write_run"]
 
@@ -26,31 +28,26 @@ def _g(v) -> str:
     return "None" if v is None else f"{v:.3g}"
 
 
-def write_run(result: dict, json_path, history_path, series_path, log=None) -> dict:
-    """Write one run's three files; ``result`` loses its ``_history`` and ``_series`` entries.
-
-    Returns the result record as written.
-    """
-    history = result.pop("_history")
-    series = result.pop("_series", None)
-    write_csv(pd.DataFrame(history), history_path, index=False)
+def write_run(result: IdentificationResult, json_path, history_path, series_path, log=None) -> None:
+    """Write one run's three files: the record, its ``history`` and its ``series``."""
+    write_csv(pd.DataFrame(result.history), history_path, index=False)
+    series = result.series
     if series is not None:
         arrays = {k: np.asarray(v) for k, v in series.items() if k in SERIES_KEYS}
         write_npz(series_path, coord=series["coord"], record=series["record"], **arrays)
     else:
         write_npz(series_path, coord=-1, record="")
     if log is not None:
-        e = result["errors"]
+        e = result.errors
         log.info(
             "seed %d: max sigma error %s %%, c error %s %% (None: no exact values), held-out ratio %s, "
             "reconstruction %s %%, re-simulation %s %%, outcome %s",
-            result["seed"],
-            _g(e["sigma_max_pct"]),
-            _g(e["c_pct"]),
-            result["held_out_ratio"],
-            result["reconstruction_pct"],
-            result["resimulation_pct"],
-            result["outcome"],
+            result.seed,
+            _g(e.sigma_max_pct),
+            _g(e.c_pct),
+            result.held_out_ratio,
+            result.reconstruction_pct,
+            result.resimulation_pct,
+            result.outcome,
         )
-    write_json(json_path, result)
-    return result
+    result.write(json_path)

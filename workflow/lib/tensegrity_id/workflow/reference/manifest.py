@@ -11,6 +11,8 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from ...results.identification import SeedGroupSummary
+
 __all__ = [
     "RTOL",
     "ATOL",
@@ -85,18 +87,18 @@ def seed_scatter(results: Path) -> dict:
     per: dict[str, list[float]] = {}
     groups = 0
     for f in sorted((results / "identify").rglob("*_seeds_steps*.json")):
-        try:
-            d = json.loads(f.read_text())
+        try:  # a file that is unreadable, or of another schema version, is left out
+            d = SeedGroupSummary.load(f)
         except (OSError, ValueError):
             continue
-        if int(d.get("n_seeds") or 0) < 2:
+        if d.n_seeds < 2:
             continue
         groups += 1
-        for block in ("errors", "fit"):
-            for k, v in (d.get(block) or {}).items():
-                if not isinstance(v, dict) or (v.get("n") or 0) < 2:
+        for block in (d.errors, d.fit):
+            for k, v in block.items():
+                if v.n < 2:
                     continue
-                mean, std = v.get("mean"), v.get("std")
+                mean, std = v.mean, v.std
                 if mean and std is not None and math.isfinite(mean) and math.isfinite(std):
                     per.setdefault(k, []).append(abs(std / mean))
     metrics = {k: float(np.median(v)) for k, v in sorted(per.items()) if not k.startswith("sigma_pct_")}
