@@ -12,7 +12,6 @@ section as conda would, into a fresh virtual environment, from wheels on disk.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
 import subprocess
@@ -29,16 +28,7 @@ LOCK = ROOT / "requirements" / "lock.txt"
 ENVS = sorted((ROOT / "envs").glob("*.yaml"))
 
 
-def _load_sync_envs():
-    """requirements/sync_envs.py as a module (it is a script of the repository, not of the package)."""
-    spec = importlib.util.spec_from_file_location("sync_envs", ROOT / "requirements" / "sync_envs.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-sync_envs = _load_sync_envs()
+from repo_scripts import sync_envs  # noqa: E402
 
 
 def _pip_section(path: Path) -> list[str]:

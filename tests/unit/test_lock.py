@@ -8,9 +8,7 @@ image install.  The checks here need no network.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 import tomllib
 from pathlib import Path
 
@@ -22,16 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements" / "lock.txt"
 
 
-def _load_sync_envs():
-    """requirements/sync_envs.py as a module (it is a script of the repository, not of the package)."""
-    spec = importlib.util.spec_from_file_location("sync_envs", ROOT / "requirements" / "sync_envs.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-sync_envs = _load_sync_envs()
+from repo_scripts import sync_envs  # noqa: E402
 
 
 @pytest.fixture(scope="module")
