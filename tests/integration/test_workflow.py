@@ -410,6 +410,7 @@ BASELINES = {"identify_baseline", "lm_restarts", "baseline_variants", "plot_base
 BASELINES |= {"make_table6", "make_table9", "make_tableS5_baselines"}
 BASELINES |= {"make_measured_summary", "make_force_scale_table"}  # LM on the measured record, LM variants
 BASELINES |= {"assess_measured_record"}  # the assessment of the measured record's identified prestress
+BASELINES |= {"plot_measured_fit"}  # the fit figure of the measured record's identification
 ASSESSMENT = {"assess_structure", "assess_prestress_scan", "assess_record", "assess_steel_design"}
 ASSESSMENT |= {"make_table9", "make_tableS3", "plot_figS1", "plot_figS2", "plot_figS3"}
 ASSESSMENT |= {"make_measured_summary", "identify_measured_peaks", "assess_measured_record"}
