@@ -16,9 +16,7 @@ takes it from the record module: ``CLASS``, ``FISHER_KEY.crlb_max_pct``,
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
+from key_scan import ROOT, spellings
 from tensegrity_id.results.assessment import (
     MeasuredAssessment,
     PrestressScan,
@@ -29,10 +27,6 @@ from tensegrity_id.results.assessment import (
 from tensegrity_id.results.fisher import FisherAnalysis, IdentifiabilityTotals, IdentifiedBounds, LocalFisher
 from tensegrity_id.results.record import FieldNames
 from tensegrity_id.results.screening import MeasuredSummary, Screening
-
-ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ("workflow/lib", "workflow/scripts")
-RECORDS_DIR = "workflow/lib/tensegrity_id/results/"
 
 KINDS = (
     FisherAnalysis,
@@ -138,46 +132,9 @@ def policed_keys() -> set[str]:
     return json_keys(*KINDS) - set(GENERIC) - IDENTIFICATION
 
 
-def _skipped(tree: ast.AST) -> set[int]:
-    """ids of the constants not counted: docstrings and the names in ``__all__`` / ``_EXPORTS``."""
-    out = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and body:
-            first = body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                out.add(id(first.value))
-        if isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(getattr(t, "id", None) in ("__all__", "_EXPORTS") for t in targets) and node.value:
-                out.update(id(c) for c in ast.walk(node.value) if isinstance(c, ast.Constant))
-    return out
-
-
-def _spellings(keys: set[str], root: Path = ROOT):
-    """``(file, line, key)`` for every string constant equal to a key, outside the records."""
-    for top in SCANNED:
-        for path in sorted((root / top).rglob("*.py")):
-            rel = path.relative_to(root).as_posix()
-            if rel.startswith(RECORDS_DIR):
-                continue
-            tree = ast.parse(path.read_text(), filename=rel)
-            skip = _skipped(tree)
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.Constant)
-                    and isinstance(node.value, str)
-                    and node.value in keys
-                    and id(node) not in skip
-                ):
-                    yield rel, node.lineno, node.value
-
-
-def spelled_keys(keys: set[str], root: Path = ROOT) -> list[str]:
+def spelled_keys(keys: set[str], root=ROOT) -> list[str]:
     """``file:line: key`` for every string constant equal to a key, outside the records and the allowances."""
-    return [
-        f"{rel}:{line}: {key!r}" for rel, line, key in _spellings(keys, root) if (rel, key) not in ALLOWED
-    ]
+    return [f"{rel}:{line}: {key!r}" for rel, line, key in spellings(keys, root) if (rel, key) not in ALLOWED]
 
 
 def test_no_fisher_assessment_or_screening_key_is_spelled_outside_its_record():
@@ -214,7 +171,7 @@ def test_the_scan_finds_a_spelled_key_and_skips_docstrings_and_exports(tmp_path)
 
 def test_every_allowance_and_generic_word_is_still_needed():
     """An allowance or a generic word that no scanned file spells any more goes (the lists stay short)."""
-    spelled = {(rel, key) for rel, _, key in _spellings(policed_keys())}
+    spelled = {(rel, key) for rel, _, key in spellings(policed_keys())}
     assert sorted(ALLOWED - spelled) == []
-    words = {key for _, _, key in _spellings(set(GENERIC))}
+    words = {key for _, _, key in spellings(set(GENERIC))}
     assert sorted(set(GENERIC) - words) == []
