@@ -55,6 +55,7 @@ def test_the_container_image_and_its_directive_carry_the_version():
     text = (ROOT / "Containerfile").read_text()
     assert f'org.opencontainers.image.version="{_version()}"' in text
     assert f"tensegrity-id-{_version()}.sif" in text
+    # the workflow's global container (for --sdm apptainer): the image file the Containerfile builds
     directive = re.search(r'(?m)^container:\s*"([^"]+)"', (ROOT / "workflow" / "Snakefile").read_text())
-    if directive:  # the workflow's global container: the image file the Containerfile builds
-        assert directive[1] == f"tensegrity-id-{_version()}.sif"
+    assert directive, "workflow/Snakefile has no global container: directive"
+    assert directive[1] == f"tensegrity-id-{_version()}.sif"
