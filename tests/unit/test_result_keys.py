@@ -21,16 +21,10 @@ fit-metric functions are named after their keys.
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
 import pytest
+from key_scan import SCANNED, spelled, spellings
 from tensegrity_id.results.fisher import FISHER_KEY
 from tensegrity_id.results.identification import KEY
-
-ROOT = Path(__file__).resolve().parents[2]
-SCANNED = (ROOT / "workflow" / "lib", ROOT / "workflow" / "scripts")
-RECORDS = ROOT / "workflow" / "lib" / "tensegrity_id" / "results"
 
 _RUN_WORDS = "a run-sheet word: a wildcard, a study row's or the config's key naming a run"
 _PARAMETERS = "a parameter's name in the mechanics, the Fisher analysis and the problem's truth"
@@ -60,6 +54,7 @@ EXEMPT: dict[str, str] = {
     "start_source": _OPTIONS,
     "fisher_at_start": _OPTIONS,
     "n_particles": "also the name of the particle filter's option",
+    "batch": "the config's identify.pinn.batch block as well (how many seeds a job trains)",
     "step_mode": "the physics-informed checkpoint's own key as well",
     "steps_per_s": "a timing pattern of the reference comparison as well (it matches any file's keys)",
     "wall_s": _STATS,
@@ -89,38 +84,6 @@ EXEMPT: dict[str, str] = {
 
 POLICED = sorted(set(KEY) - set(FISHER_KEY) - set(EXEMPT))
 
-_NAME_TABLES = ("__all__", "_EXPORTS")
-
-
-def _files():
-    for root in SCANNED:
-        for path in sorted(root.rglob("*.py")):
-            if RECORDS not in path.parents and "__pycache__" not in path.parts:
-                yield path
-
-
-def _name_tables(tree: ast.Module):
-    """The values of the module-level assignments to ``__all__`` and ``_EXPORTS``."""
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if any(getattr(t, "id", None) in _NAME_TABLES for t in targets) and node.value is not None:
-            yield node.value
-
-
-def _spelled_keys(path: Path, keys=POLICED):
-    """``(line, key)`` for every string constant of ``path`` that is one of ``keys`` (the policed ones)."""
-    keys = set(keys)
-    tree = ast.parse(path.read_text(), filename=str(path))
-    skip = {id(n) for table in _name_tables(tree) for n in ast.walk(table)}
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and node.value in keys
-            and id(node) not in skip
-        ):
-            yield node.lineno, node.value
-
 
 def test_exemptions_are_keys():
     """Every exemption names a real key of its own (a renamed field leaves no stale exemption)."""
@@ -129,26 +92,27 @@ def test_exemptions_are_keys():
 
 def test_every_exemption_is_still_needed():
     """An exempt word that no scanned file spells any more is policed again: remove it from EXEMPT."""
-    spelled = {key for path in _files() for _, key in _spelled_keys(path, EXEMPT)}
-    assert sorted(set(EXEMPT) - spelled) == []
+    words = {key for _, _, key in spellings(EXEMPT)}
+    assert sorted(set(EXEMPT) - words) == []
 
 
 def test_the_scan_finds_a_spelled_key(tmp_path):
-    """The scan sees subscripts, ``.get``, dict keys and f-string fields; not the export tables."""
+    """The scan sees subscripts, ``.get``, dict keys and f-string fields; not export tables or docstrings."""
     f = tmp_path / "m.py"
     f.write_text(
+        '"""outcome"""\n'
         '__all__ = ["held_out_ratio"]\n'
         'a = r["errors"]["sigma_max_pct"]\n'
         'b = r.get("c_pct")\n'
         'c = {"outcome": 1}\n'
         "d = f\"{e['per_record']}\"\n"
     )
-    assert sorted(_spelled_keys(f)) == [
-        (2, "errors"),
-        (2, "sigma_max_pct"),
-        (3, "c_pct"),
-        (4, "outcome"),
-        (5, "per_record"),
+    assert sorted(spelled(f, POLICED)) == [
+        (3, "errors"),
+        (3, "sigma_max_pct"),
+        (4, "c_pct"),
+        (5, "outcome"),
+        (6, "per_record"),
     ]
 
 
@@ -157,14 +121,9 @@ def test_the_known_keys_are_policed():
         assert key in POLICED
 
 
-@pytest.mark.parametrize("root", SCANNED, ids=lambda p: p.name)
-def test_no_result_key_is_spelled_outside_the_records(root):
-    hits = [
-        f"{path.relative_to(ROOT)}:{line}: {key!r}"
-        for path in _files()
-        if root in path.parents
-        for line, key in _spelled_keys(path)
-    ]
+@pytest.mark.parametrize("top", SCANNED, ids=lambda top: top.rpartition("/")[2])
+def test_no_result_key_is_spelled_outside_the_records(top):
+    hits = [f"{rel}:{line}: {key!r}" for rel, line, key in spellings(POLICED) if rel.startswith(top + "/")]
     assert not hits, (
         "identification result keys spelled as strings (take them from "
         "tensegrity_id.results.identification.KEY, or read the record's attributes):\n" + "\n".join(hits)
