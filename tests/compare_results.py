@@ -9,7 +9,9 @@ Usage::
 ``results/`` folder).  Both trees are walked; every file is classified by its extension and compared:
 
 * ``json``  parsed and compared recursively and exactly (floats bit for bit, ``NaN == NaN``, ``0.0 != -0.0``),
-  except timing fields, ignored at any depth (see ``DEFAULT_IGNORED``); the first differing path
+  except timing fields, ignored at any depth (see ``DEFAULT_IGNORED``), and the ``provenance``
+  object at the top of a result file (what made it: the commit, the inputs' hashes), never compared:
+  two runs at different commits that agree in every number differ there; the first differing path
   (e.g. ``errors.sigma_pct[3]``) is reported with both values.
 * ``csv``   read with pandas: same columns, same shape, exactly equal values (``NaN == NaN``), except
   columns whose names match an ignored key (timing columns such as ``wall_s``).
@@ -57,6 +59,8 @@ DEFAULT_IGNORED = (
     "sec_per_*",
     "*_seconds",
 )
+PROVENANCE_KEY = "provenance"
+"""A result file's provenance object (``tensegrity_id.data.runio.PROVENANCE_KEY``): never compared."""
 SKIP_DIRS = ("checkpoints", "benchmarks")
 TEMP_SUFFIXES = ("~", ".tmp", ".temp", ".swp", ".swo", ".part", ".partial", ".bak", ".pyc")
 TYPES = ("json", "csv", "npz", "png", "md", "pdf", "other")
@@ -76,7 +80,7 @@ class FileResult:
     type: str
     status: str
     detail: str = ""
-    ignored_only: bool = False  # equal only after ignoring timing fields (the bytes differ)
+    ignored_only: bool = False  # equal only after ignoring timing fields or provenance (the bytes differ)
 
 
 @dataclass
@@ -293,10 +297,16 @@ def json_diffs(a: Any, b: Any, ignored: tuple[str, ...], path: str = "") -> Iter
         yield path, short(a), short(b)
 
 
+def without_provenance(doc: Any) -> Any:
+    """A parsed JSON document without its top-level provenance object (what made the file)."""
+    if isinstance(doc, dict):
+        return {k: v for k, v in doc.items() if k != PROVENANCE_KEY}
+    return doc
+
+
 def compare_json(old: Path, new: Path, ignored: tuple[str, ...]) -> str | None:
-    """None if the JSON documents are equal (timing keys ignored), else the first difference."""
-    a = json.loads(old.read_text(encoding="utf-8"))
-    b = json.loads(new.read_text(encoding="utf-8"))
+    """None if the JSON documents are equal (timing keys, provenance ignored), else the first difference."""
+    a, b = (without_provenance(json.loads(p.read_text(encoding="utf-8"))) for p in (old, new))
     diffs = json_diffs(a, b, ignored)
     first = next(diffs, None)
     if first is None:
@@ -490,7 +500,9 @@ def compare_file(old: Path, new: Path, rel: str, ignored: tuple[str, ...]) -> Fi
     except Exception as exc:  # an unreadable file is reported, not raised
         detail = f"{kind}: could not compare: {type(exc).__name__}: {exc}"
     if detail is None:
-        return FileResult(rel, kind, "equal", "equal after ignoring timing fields", ignored_only=True)
+        return FileResult(
+            rel, kind, "equal", "equal after ignoring timing fields or provenance", ignored_only=True
+        )
     return FileResult(rel, kind, "different", detail)
 
 
@@ -563,7 +575,7 @@ def format_report(report: Report) -> str:
             lines += [f"  {r.path}: {r.detail}" if with_detail else f"  {r.path}" for r in items]
     modulo = [r.path for r in report.files if r.ignored_only]
     if modulo:
-        lines += ["", f"{len(modulo)} file(s) equal only after ignoring timing fields"]
+        lines += ["", f"{len(modulo)} file(s) equal only after ignoring timing fields or provenance"]
     lines += ["", "RESULT: " + ("IDENTICAL" if report.ok else "DIFFERENT") + f" (exit {report.exit_code()})"]
     return "\n".join(lines)
 

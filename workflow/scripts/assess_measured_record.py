@@ -12,6 +12,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.assessment import assess_identified
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.results.identification import IdentificationResult
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.results.screening import Screening
 
 log = setup_log(snakemake.log[0])
@@ -23,4 +24,4 @@ for method, a in out.methods.items():
     log.info(
         "%s: class %s, margin %.4g N/m, design kept for %s", method, a.class_, a.margin, a.design_value_kept
     )
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

@@ -9,10 +9,11 @@ PrestressScan record (tensegrity_id.results.assessment).
 from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import prestress_scan
 from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 st = structure_from_report(read_json(snakemake.input.structure))
 out = prestress_scan(st, snakemake.params.scales, tol_rel=snakemake.params.tol_rel)
 for r in out.scan:
     log.info("scale %+.3g: %s, lambda_min %.6g N/m", r.scale, r.class_, r.lambda_min)
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

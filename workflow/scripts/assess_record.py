@@ -14,6 +14,7 @@ import numpy as np
 from tensegrity_id.analysis import class_along_record
 from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards
@@ -33,4 +34,4 @@ log.info(
     out.counts_tangent,
     min(out.lambda_min_tangent),
 )
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

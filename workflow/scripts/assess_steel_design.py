@@ -15,6 +15,7 @@ a SteelDesign record (tensegrity_id.results.assessment).
 from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import self_stress_family, steel_design
 from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 cfg, tol_rel = snakemake.params.steel, snakemake.params.tol_rel
@@ -63,4 +64,4 @@ log.info("U_c = 1 at %.5g N, U_b = 1 at %.5g N", out.tension_at_U_c_1, out.tensi
 out = out.replace(family=self_stress_family(st, cfg.get("thetas", []), tol_rel=tol_rel))
 for j, dd in enumerate(out.family.directions):
     log.info("self-stress direction %d: %s", j, ", ".join(f"{r.theta:+g} {r.class_}" for r in dd.scan))
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

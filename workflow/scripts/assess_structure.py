@@ -20,6 +20,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis import assess, lowest_frequency
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.results.assessment import StructureAssessment
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 cfg = {"tol_rel": 1e-8, "cable_area": None, **snakemake.params.settings}
@@ -46,4 +47,4 @@ StructureAssessment(
     margin_ratio_flexible=flexible.lambda_min / rigid.lambda_min,
     f1_tangent_hz=f1_tangent,
     f1_modal_hz=f1_modal,
-).write(snakemake.output.json)
+).write(snakemake.output.json, provenance=job_provenance(snakemake))

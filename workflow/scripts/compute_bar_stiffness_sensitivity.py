@@ -15,6 +15,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.bar_stiffness import bar_stiffness_sensitivity
 from tensegrity_id.data.records import forcing_from_meta
 from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
@@ -23,4 +24,4 @@ meta = read_json(inp.record)
 out = bar_stiffness_sensitivity(structure, forcing_from_meta(meta), par.E_bar, t_end=par.t_end, log=log)
 out["record"] = par.record
 log.info("remainder order %s", out["remainder_order"])
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

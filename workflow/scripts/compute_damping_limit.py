@@ -10,6 +10,7 @@ damping ratios it implies for the others; the ranges over the levels.
 
 import yaml
 from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.simplex_study import damping_study, hardware_from_measured
 
 log = setup_log(snakemake.log[0])
@@ -25,4 +26,4 @@ log.info(
     out["implied_damping_ratio"]["min"],
     out["implied_damping_ratio"]["max"],
 )
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

@@ -21,6 +21,7 @@ from tensegrity_id.analysis.identifiability import (
 from tensegrity_id.data.records import forcing_from_meta, record_structure
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.results.fisher import FisherAnalysis
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 p, sim = snakemake.params.fisher, snakemake.params.sim
@@ -63,4 +64,4 @@ log.info(
     out.condition_identifiable,
     max(out.crlb_relative.values()),
 )
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

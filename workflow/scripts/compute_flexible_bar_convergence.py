@@ -11,6 +11,7 @@ its own force function, Hz), ``rigid_hz`` (the constrained rigid-bar modes),
 from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.elastic_bars import flexible_bar_convergence
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 structure = structure_from_report(read_json(snakemake.input.structure))
@@ -18,4 +19,4 @@ out = flexible_bar_convergence(structure, snakemake.params.E_bar)
 for E, err in zip(out["E_bar"], out["max_rel_error"], strict=True):
     log.info("E_bar %.3g Pa: largest relative error of the rigid-bar modes %.3g", E, err)
 log.info("convergence order %s", out["order"])
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

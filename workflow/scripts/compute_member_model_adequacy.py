@@ -18,6 +18,7 @@ from tensegrity_id.data.records import load_record
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.modal import constrained_modes
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
@@ -73,4 +74,6 @@ summary = {
     },
 }
 log.info("summary %s", summary)
-write_json(snakemake.output.json, {"summary": summary, "structures": out})
+write_json(
+    snakemake.output.json, {"summary": summary, "structures": out}, provenance=job_provenance(snakemake)
+)

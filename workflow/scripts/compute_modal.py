@@ -13,6 +13,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.modal import geometric_fractions, truss_limit_frequencies
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 structure = structure_from_report(read_json(snakemake.input.structure))
@@ -30,4 +31,5 @@ write_json(
         "max_rel_difference": diff,
         "geometric_fraction": [None if np.isnan(v) else float(v) for v in frac],
     },
+    provenance=job_provenance(snakemake),
 )

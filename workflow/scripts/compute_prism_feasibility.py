@@ -9,6 +9,7 @@ from just above 30 deg to about 58 deg.
 
 from tensegrity_id import prism_twist_range
 from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 p = snakemake.params.settings
@@ -18,4 +19,4 @@ result = prism_twist_range(
 )
 result.update({"radius": p["radius"], "height": p["height"]})
 log.info("feasible twist: %.3f .. %.3f deg", result["twist_min_deg"], result["twist_max_deg"])
-write_json(snakemake.output.json, result)
+write_json(snakemake.output.json, result, provenance=job_provenance(snakemake))

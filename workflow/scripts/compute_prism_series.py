@@ -13,6 +13,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.analysis.prestress_series import modal_series
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_series import plot_prism_series_slopes
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 s = structure_from_report(read_json(snakemake.input.structure))
@@ -20,7 +21,7 @@ res = modal_series(s, snakemake.params.levels)
 log.info(
     "log-slopes per mode %s; mechanism fit %s", np.round(res["log_slopes"], 4).tolist(), res["mechanism_fit"]
 )
-write_json(snakemake.output.json, res)
+write_json(snakemake.output.json, res, provenance=job_provenance(snakemake))
 plot_prism_series_slopes(
     res,
     f"{s.name}: d ln f / d ln s per mode",

@@ -15,6 +15,7 @@ measured intercept (N m/rad).
 
 import yaml
 from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.simplex_study import hardware_from_measured, model_summary
 
 log = setup_log(snakemake.log[0])
@@ -30,4 +31,4 @@ log.info(
     out["force_factor_distributed"],
     out["static_force_factor"],
 )
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

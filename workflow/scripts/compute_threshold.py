@@ -10,6 +10,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.records import record_structure, slackening_threshold
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 spec, sim = snakemake.params.spec, snakemake.params.sim
@@ -22,4 +23,6 @@ log.info(
     result["taut_below"],
     result["n_simulations"],
 )
-write_json(snakemake.output.json, {**result, "spec": spec, "simulation": sim})
+write_json(
+    snakemake.output.json, {**result, "spec": spec, "simulation": sim}, provenance=job_provenance(snakemake)
+)

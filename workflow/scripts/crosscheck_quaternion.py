@@ -14,6 +14,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.records import forcing_from_meta, forcing_from_spec, record_structure
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.mechanics.crosscheck import run_crosschecks
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 p = snakemake.params
@@ -63,4 +64,4 @@ out = run_crosschecks(
 log.info("summary: %s", out["summary"])
 if out["summary"] is not None and not out["summary"]["passed"]:
     log.warning("the two forward models disagree beyond the tolerance %s", tolerance)
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

@@ -11,6 +11,7 @@ from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify import regression  # noqa: F401  (registers the method)
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 problem = load_problem(
@@ -28,4 +29,4 @@ log.info(
     result.iterations,
     result.wall_s,
 )
-result.write(snakemake.output.json)
+result.write(snakemake.output.json, provenance=job_provenance(snakemake))

@@ -13,6 +13,7 @@ Output ``results/structures/{structure}.json``:
 
 from tensegrity_id import build_structure, counts, structure_report
 from tensegrity_id.data.runio import setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 name = snakemake.wildcards.structure
@@ -24,5 +25,9 @@ c = counts(structure)
 log.info("%r: counts %s", structure, c.as_dict())
 log.info("prestress %s: sigma = %s N/m", spec.get("prestress"), structure.sigma.round(4).tolist())
 log.info("bar force densities = %s N/m", structure.bar_sigma.round(4).tolist())
-write_json(snakemake.output.json, structure_report(structure, spec.get("prestress")))
+write_json(
+    snakemake.output.json,
+    structure_report(structure, spec.get("prestress")),
+    provenance=job_provenance(snakemake),
+)
 log.info("wrote %s", snakemake.output.json)

@@ -18,6 +18,7 @@ from tensegrity_id.data.runio import setup_log
 from tensegrity_id.identify import filters, shooting  # noqa: F401  (registers lm_shooting, ukf, pf_enkf)
 from tensegrity_id.identify.base import get_method, run_variants
 from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
@@ -39,7 +40,8 @@ log.info(
 )
 variants = getattr(par, "variants", None)
 if variants:
-    run_variants(name, options, variants, problem, log).replace(protocol=wc.protocol).write(out.json)
+    runs = run_variants(name, options, variants, problem, log).replace(protocol=wc.protocol)
+    runs.write(out.json, provenance=job_provenance(snakemake))
 else:
     result = get_method(name, **options).run(problem).replace(protocol=wc.protocol)
     for start in result.starts or []:
@@ -62,4 +64,4 @@ else:
         result.wall_s,
         result.n_forward_simulations,
     )
-    result.write(out.json)
+    result.write(out.json, provenance=job_provenance(snakemake))

@@ -13,6 +13,7 @@ geometric stiffness, matched by MAC), the model's lines and frequencies (Hz).
 import yaml
 from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.hexprism import hexprism_identification
 
 log = setup_log(snakemake.log[0])
@@ -34,4 +35,4 @@ log.info(
     out["with_EA"]["residual_reduction_pct"],
     out["with_EA"]["EA_factor"],
 )
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

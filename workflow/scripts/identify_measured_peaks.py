@@ -10,6 +10,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.results.assessment import PrestressVerdict
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.peaks import peaks_identification, peaks_table, read_peaks_csv
 
 log = setup_log(snakemake.log[0])
@@ -26,7 +27,7 @@ log.info(
     scaled.class_,
     scaled.margin,
 )
-write_json(out.json, res)
+write_json(out.json, res, provenance=job_provenance(snakemake))
 write_table(
     peaks_table(res), out.csv, out.md, title=f"Peaks '{wc.name}' of '{res['structure']}': prestress scale"
 )

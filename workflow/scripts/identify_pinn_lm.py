@@ -15,6 +15,7 @@ from tensegrity_id.identify import shooting  # noqa: F401  (registers pinn_lm)
 from tensegrity_id.identify.base import get_method
 from tensegrity_id.identify.problems import load_problem
 from tensegrity_id.results.identification import IdentificationResult, StartedFrom
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, out, par, wc = snakemake.input, snakemake.output, snakemake.params, snakemake.wildcards
@@ -68,4 +69,4 @@ log.info(
     result.chi2,
     result.outcome,
 )
-result.write(out.json)
+result.write(out.json, provenance=job_provenance(snakemake))

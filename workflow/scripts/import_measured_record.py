@@ -16,6 +16,7 @@ from tensegrity_id import structure_from_report
 from tensegrity_id.data.measured import measured_record, save_measured
 from tensegrity_id.data.record_csv import read_record
 from tensegrity_id.data.runio import read_json, setup_log
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.results.screening import RECORD_SCREENS, RecordScreens
 
 log = setup_log(snakemake.log[0])
@@ -48,4 +49,4 @@ log.info(
     meta["at_rest"]["gap"],
     meta["at_rest"]["limit"],
 )
-save_measured(result, out.npz, out.json, out.sensors)
+save_measured(result, out.npz, out.json, out.sensors, provenance=job_provenance(snakemake))

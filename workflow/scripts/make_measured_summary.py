@@ -15,6 +15,7 @@ from tensegrity_id.report.measured_summary import measured_summary, summary_tabl
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.results.assessment import MeasuredAssessment
 from tensegrity_id.results.identification import IdentificationResult
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.results.screening import Screening
 
 log = setup_log(snakemake.log[0])
@@ -35,7 +36,7 @@ for m in summary.methods:
         m.assessment.class_,
         m.assessment.margin,
     )
-summary.write(out.json)
+summary.write(out.json, provenance=job_provenance(snakemake))
 write_table(
     summary_table(summary),
     out.csv,

@@ -16,6 +16,7 @@ paper and per class, with the independent runs behind them; and
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.report.scorecard import headline, load_claims, scorecard, scorecard_values, summary
 from tensegrity_id.report.tables import write_table
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 claims = load_claims(snakemake.input.claims, root=snakemake.params.root)
@@ -32,4 +33,4 @@ write_table(
     title="Scorecard summary",
     note=headline(df),
 )
-write_json(snakemake.output.json, values)
+write_json(snakemake.output.json, values, provenance=job_provenance(snakemake))

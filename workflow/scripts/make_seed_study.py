@@ -14,6 +14,7 @@ from tensegrity_id.analysis.seed_study import seed_study
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.results.fisher import FISHER_KEY, FisherAnalysis
 from tensegrity_id.results.identification import KEY, IdentificationResult
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
@@ -34,4 +35,4 @@ for n, p in out["parameters"].items():
         p["std_over_crlb"],
     )
 log.info("held-out ratio %.3g; outcomes %s", out[KEY.held_out_ratio], out[KEY.outcomes])
-write_json(snakemake.output.json, out)
+write_json(snakemake.output.json, out, provenance=job_provenance(snakemake))

@@ -16,6 +16,7 @@ from tensegrity_id.data.record_csv import read_record_csv
 from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import write_table
 from tensegrity_id.report.tables_measured import table8
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.simplex import simplex_structure
 from tensegrity_id.validation.simplex_study import (
     hardware_from_measured,
@@ -56,4 +57,4 @@ write_table(
     out.md,
     title=f"Table 8: simplex prestress from the first frequency ({summary['frequency_source']})",
 )
-write_json(out.json, summary)
+write_json(out.json, summary, provenance=job_provenance(snakemake))

@@ -21,6 +21,7 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.tables import table_s3, write_table
 from tensegrity_id.results.assessment import StructureAssessment
 from tensegrity_id.results.fisher import IdentifiabilityTotals
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 reports = [read_json(p) for p in snakemake.input.structures]
@@ -29,7 +30,7 @@ assessments = [StructureAssessment.load(p) for p in snakemake.input.assess]
 df = table_s3(reports, ident, assessments, pd.read_csv(snakemake.input.published))
 totals = IdentifiabilityTotals.of(ident).to_json()
 log.info("first-order identifiability totals: %s", totals)
-write_json(snakemake.output.totals, totals)
+write_json(snakemake.output.totals, totals, provenance=job_provenance(snakemake))
 log.info("\n%s", df.to_string(index=False))
 write_table(
     df,

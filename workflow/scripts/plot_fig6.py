@@ -18,6 +18,7 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_studies import plot_fig6, prism_series_summary
 from tensegrity_id.results.fisher import FISHER_KEY, FisherAnalysis
 from tensegrity_id.results.identification import KEY, IdentificationResult
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par, out = snakemake.input, snakemake.params, snakemake.output
@@ -60,5 +61,5 @@ for rep in summary["repeats"]:
         rep["worst_pct"],
         rep["mean_worst_pct"],
     )
-write_json(out.json, summary)
+write_json(out.json, summary, provenance=job_provenance(snakemake))
 plot_fig6(summary, [out.pdf, out.png])

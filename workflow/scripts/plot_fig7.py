@@ -16,6 +16,7 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.report.plot_studies import bridge_summary, plot_fig7
 from tensegrity_id.results.fisher import FisherAnalysis
 from tensegrity_id.results.identification import KEY, IdentificationResult
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par, out = snakemake.input, snakemake.params, snakemake.output
@@ -42,5 +43,5 @@ for r in summary["records"]:
         r[KEY.outcome],
     )
 log.info("channels without signal: %s", summary["inactive_channels"])
-write_json(out.json, summary)
+write_json(out.json, summary, provenance=job_provenance(snakemake))
 plot_fig7(summary, structure, [out.pdf, out.png])

@@ -11,6 +11,7 @@ uses the exact parameters, explaining where LM shooting stops.
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.problems import load_problem
 from tensegrity_id.identify.shooting import misfit_landscape
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par, wc = snakemake.input, snakemake.params, snakemake.wildcards
@@ -37,4 +38,4 @@ log.info(
     scan["chi2_line"][i_exact],
     scan["n_simulations"],
 )
-write_json(snakemake.output.json, scan)
+write_json(snakemake.output.json, scan, provenance=job_provenance(snakemake))

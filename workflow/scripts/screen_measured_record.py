@@ -16,6 +16,7 @@ from tensegrity_id.analysis.identifiability import first_order_identifiability
 from tensegrity_id.analysis.local_fisher import screen_channels
 from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.identify.problems import load_problem
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.results.screening import RECORD_SCREENS, RecordScreens, Screening
 
 log = setup_log(snakemake.log[0])
@@ -41,4 +42,4 @@ log.info(
     out.crlb_max_pct,
     out.crlb_max_parameter,
 )
-out.write(snakemake.output.json)
+out.write(snakemake.output.json, provenance=job_provenance(snakemake))

@@ -20,6 +20,7 @@ from tensegrity_id.data.runio import read_json, setup_log
 from tensegrity_id.mechanics.dynamics import Dynamics
 from tensegrity_id.mechanics.model_form import record_change, simulate_generator
 from tensegrity_id.mechanics.simulate import simulate
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 spec, sim = dict(snakemake.params.spec), snakemake.params.sim
@@ -53,6 +54,7 @@ meta = save_record(
     spec=spec,
     forcing=forcing,
     extra=extra,
+    provenance=job_provenance(snakemake),
 )
 log.info("%d transitions; checks %s; solver %s", rec.n_transitions, meta["checks"], rec.stats)
 if threshold is not None:

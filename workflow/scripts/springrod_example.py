@@ -15,10 +15,11 @@ import pandas as pd
 from tensegrity_id.data.runio import setup_log, write_json
 from tensegrity_id.identify.springrod import example_table, run_example
 from tensegrity_id.report.tables import write_table
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 summary = run_example(snakemake.params.settings, log=log)
-write_json(snakemake.output.json, summary)
+write_json(snakemake.output.json, summary, provenance=job_provenance(snakemake))
 df = example_table(summary, pd.read_csv(snakemake.input.published))
 log.info("\n%s", df.to_string(index=False))
 write_table(

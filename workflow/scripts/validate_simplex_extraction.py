@@ -11,6 +11,7 @@ and raw signals of the first and last simulated level, for Figure 10).
 import numpy as np
 import yaml
 from tensegrity_id.data.runio import atomic_path, setup_log, write_json
+from tensegrity_id.results.provenance import job_provenance
 from tensegrity_id.validation.simplex_study import extraction_study, hardware_from_measured
 
 log = setup_log(snakemake.log[0])
@@ -28,6 +29,6 @@ for row in summary["levels"]:
         row["raw_channel_hz"],
         row["raw_channel_error_pct"],
     )
-write_json(snakemake.output.json, summary)
+write_json(snakemake.output.json, summary, provenance=job_provenance(snakemake))
 with atomic_path(snakemake.output.npz) as tmp:
     np.savez(tmp, **arrays)

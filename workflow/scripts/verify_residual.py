@@ -29,6 +29,7 @@ from tensegrity_id.data.runio import read_json, setup_log, write_json
 from tensegrity_id.identify.pinn.settings import PINNSettings
 from tensegrity_id.identify.residual_checks import check_record, summarise
 from tensegrity_id.mechanics.dynamics import Dynamics
+from tensegrity_id.results.provenance import job_provenance
 
 log = setup_log(snakemake.log[0])
 inp, par = snakemake.input, snakemake.params
@@ -60,4 +61,8 @@ for npz, js, ref in zip(inp.records, inp.metas, par.records, strict=True):
 summary, model_form = summarise(rows, beta, par.bias_structures)
 log.info("summary %s", summary)
 log.info("model-form residual at exact parameters: %s", model_form)
-write_json(snakemake.output.json, {"summary": summary, "model_form": model_form, "records": rows})
+write_json(
+    snakemake.output.json,
+    {"summary": summary, "model_form": model_form, "records": rows},
+    provenance=job_provenance(snakemake),
+)

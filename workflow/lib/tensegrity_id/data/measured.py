@@ -485,8 +485,9 @@ def measured_record(structure, rec: MeasuredRecord, entry: dict, *, name: str) -
     return {"record": record, "sensors": sensors, "meta": meta}
 
 
-def save_measured(out: dict, record_npz, record_json, sensors_npz) -> None:
-    """Write :func:`measured_record`'s result as the workflow's record, metadata and sensor files."""
+def save_measured(out: dict, record_npz, record_json, sensors_npz, *, provenance: dict | None = None) -> None:
+    """Write :func:`measured_record`'s result as the workflow's record, metadata and sensor files
+    (the metadata with ``provenance``: what made it, :mod:`tensegrity_id.results.provenance`)."""
     write_npz(record_npz, **out["record"])
     write_npz(sensors_npz, **out["sensors"])
-    write_json(record_json, out["meta"])
+    write_json(record_json, out["meta"], provenance=provenance)

@@ -263,8 +263,10 @@ def save_record(
     spec: dict,
     forcing: Forcing,
     extra: dict | None = None,
+    provenance: dict | None = None,
 ) -> dict:
-    """Write a record and its metadata (with ``extra`` keys); returns the metadata."""
+    """Write a record and its metadata (with ``extra`` keys, and ``provenance``: what made it,
+    :mod:`tensegrity_id.results.provenance`, written first); returns the metadata (without it)."""
     write_npz(
         npz_path,
         t=rec.t,
@@ -301,7 +303,7 @@ def save_record(
         ],
         **(extra or {}),
     }
-    write_json(json_path, meta)
+    write_json(json_path, meta, provenance=provenance)
     return meta
 
 

@@ -7,6 +7,11 @@ An interrupted or failed write leaves no partial file and the previous file
 untouched.  The finished file gets the mode ``0o666 & ~umask`` that a plain
 ``open()`` would give (``tempfile.mkstemp`` makes 0600 files, unreadable to
 the group on a shared project folder).
+
+A JSON result file may carry a ``provenance`` object (:data:`PROVENANCE_KEY`:
+what made it, :mod:`tensegrity_id.results.provenance`): :func:`write_json`
+writes it first where given, and :func:`read_json` leaves it out, so that no
+reader takes it for a result (nor copies it into its own output).
 """
 
 from __future__ import annotations
@@ -17,13 +22,14 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 __all__ = [
+    "PROVENANCE_KEY",
     "setup_log",
     "atomic_path",
     "write_text",
@@ -35,6 +41,10 @@ __all__ = [
     "read_json",
     "split_runs",
 ]
+
+PROVENANCE_KEY = "provenance"
+"""The key of a result file's provenance object (what made the file; not a result): first in a
+plain JSON file, after the schema in a typed record (:mod:`tensegrity_id.results.record`)."""
 
 _UMASK_LOCK = threading.Lock()
 
@@ -102,8 +112,19 @@ def write_bytes(path, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
-def write_json(path, obj) -> None:
-    """Write ``obj`` as JSON (indent 1, trailing newline) atomically."""
+def write_json(path, obj, *, provenance: Mapping | None = None) -> None:
+    """Write ``obj`` as JSON (indent 1, trailing newline) atomically.
+
+    With ``provenance`` (a result file: what made it, from
+    :func:`tensegrity_id.results.provenance.job_provenance`), ``obj`` must be a
+    JSON object; the provenance is written first, under :data:`PROVENANCE_KEY`.
+    """
+    if provenance is not None:
+        if not isinstance(obj, Mapping):
+            raise TypeError(f"{path}: provenance goes into a JSON object, not a {type(obj).__name__}")
+        if PROVENANCE_KEY in obj:
+            raise ValueError(f"{path}: the object already has a {PROVENANCE_KEY!r} key")
+        obj = {PROVENANCE_KEY: dict(provenance), **obj}
     with atomic_path(path) as tmp, open(tmp, "w") as fh:
         json.dump(obj, fh, indent=1, sort_keys=False)
         fh.write("\n")
@@ -134,9 +155,14 @@ def save_figure(fig, paths, **savefig) -> None:
             fig.savefig(tmp, format=fmt, **savefig)
 
 
-def read_json(path):
+def read_json(path, *, provenance: bool = False):
+    """The JSON document in ``path``; a top-level :data:`PROVENANCE_KEY` object is left out
+    (what made the file, not a result) unless ``provenance`` is true."""
     with open(path) as fh:
-        return json.load(fh)
+        doc = json.load(fh)
+    if not provenance and isinstance(doc, dict):
+        doc.pop(PROVENANCE_KEY, None)
+    return doc
 
 
 def split_runs(rows, runs) -> tuple[list[dict], list[list]]:

@@ -10,13 +10,16 @@ field name);
 summary, a method under option variants) and :data:`KEY`, their keys by name;
 :mod:`.fisher`, :mod:`.assessment` and :mod:`.screening` the Fisher analysis,
 the assessments and a measured record's screens (:data:`~.fisher.FISHER_KEY`
-the Fisher kinds' keys by name).
+the Fisher kinds' keys by name); :mod:`.provenance` what made a result file
+(the ``provenance`` object every JSON result carries: package version, commit,
+rule, the config's hash, each input's hash).
 """
 
 from .._lazy import attach
 
 _EXPORTS = {
     "SCHEMA_KEY": "record",
+    "PROVENANCE_KEY": "record",
     "ResultSchemaError": "record",
     "ResultPart": "record",
     "ResultRecord": "record",
@@ -27,6 +30,8 @@ _EXPORTS = {
     "optional": "record",
     "transient": "record",
     "finite_or_none": "record",
+    "job_provenance": "provenance",
+    "provenance_of": "provenance",
     "Parameters": "identification",
     "Errors": "identification",
     "RecordMetrics": "identification",

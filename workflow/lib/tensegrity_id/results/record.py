@@ -39,7 +39,8 @@ Reading checks the schema first: a file of another kind, of another version,
 or written before result files carried a schema is refused with
 :class:`ResultSchemaError`, naming the file, what it holds and how to re-make
 it.  Nothing is migrated silently.  A file may carry, after its schema, a
-``provenance`` object (what made it); it is not a field of the record.
+``provenance`` object (:data:`PROVENANCE_KEY`: what made it, built by
+:mod:`tensegrity_id.results.provenance`); it is not a field of the record.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
+
+from ..data.runio import PROVENANCE_KEY  # the key of the optional provenance object (what made the file)
 
 __all__ = [
     "SCHEMA_KEY",
@@ -73,8 +76,6 @@ __all__ = [
 
 SCHEMA_KEY = "schema"
 """The key of the schema object ({"kind", "version"}) in every result file."""
-PROVENANCE_KEY = "provenance"
-"""The key of the optional provenance object (what made the file), written after the schema; not a field."""
 EXTRA_FIELD = "extra"
 """The field that collects keys not declared (written at the top level, not nested)."""
 _OMIT_NONE = "omit_none"

@@ -64,6 +64,9 @@ __all__ = [
 ]
 
 REGISTRATION = Path("resources/preregistration/identification_default.yaml")
+COMMAND = "python -m tensegrity_id.workflow.readings"
+TABLES = ("scorecard.csv", "table3.csv")
+"""What :func:`compare` reads of each reading's run, under ``results/tables/``."""
 LABEL_LEVEL = {"identified": 3, "partial": 2, "silent failure": 1, "fit failure": 1}
 """The outcome labels' order (a fit failure and a silent failure are equally far from identified)."""
 SCORE_CAP = math.log(10.0)
@@ -245,7 +248,7 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict]) -> dic
     }
 
 
-def _write(result: dict, out: Path) -> None:
+def _write(result: dict, out: Path, *, provenance=None) -> None:
     import pandas as pd
 
     from ..data.runio import write_csv, write_json
@@ -254,14 +257,31 @@ def _write(result: dict, out: Path) -> None:
     write_csv(pd.DataFrame(result["rows"]), out / "readings_claims.csv", index=False)
     write_csv(pd.DataFrame(result["failures"]), out / "readings_failure_claims.csv", index=False)
     write_json(
-        out / "readings_decision.json", {k: v for k, v in result.items() if k not in ("rows", "failures")}
+        out / "readings_decision.json",
+        {k: v for k, v in result.items() if k not in ("rows", "failures")},
+        provenance=provenance,
+    )
+
+
+def _provenance(args, runs: dict[str, Path]) -> dict:
+    """What made the decision: this command, its arguments (as its config), the registration, the
+    claims and each run's files read (:mod:`tensegrity_id.results.provenance`)."""
+    from ..results.provenance import provenance_of
+
+    tables = [Path(run) / "results" / "tables" / name for run in runs.values() for name in TABLES]
+    return provenance_of(
+        COMMAND,
+        config={
+            "registration": str(args.registration),
+            "claims": str(args.claims),
+            "runs": {name: str(run) for name, run in runs.items()},
+        },
+        inputs=[args.registration, args.claims, *(p for p in tables if p.exists())],
     )
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m tensegrity_id.workflow.readings", description=__doc__.split("\n")[0]
-    )
+    ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n")[0])
     ap.add_argument(
         "runs", nargs="*", type=Path, help="each reading's run folder, in the registration's order"
     )
@@ -286,8 +306,9 @@ def main(argv=None) -> int:
         return 1 if bad else 0
     if len(args.runs) != len(reg.readings):
         ap.error(f"give one run folder per reading ({', '.join(reg.readings)})")
-    result = compare(dict(zip(reg.readings, args.runs, strict=True)), reg, claims)
-    _write(result, args.out)
+    runs = dict(zip(reg.readings, args.runs, strict=True))
+    result = compare(runs, reg, claims)
+    _write(result, args.out, provenance=_provenance(args, runs))
     for n in result["readings"]:
         print(f"{n}: mean score {result['means'][n]:.3f} over {result['n_counted']} claims")
     print(f"decision: {result['decision']} ({result['why']})")

@@ -28,8 +28,11 @@ def _g(v) -> str:
     return "None" if v is None else f"{v:.3g}"
 
 
-def write_run(result: IdentificationResult, json_path, history_path, series_path, log=None) -> None:
-    """Write one run's three files: the record, its ``history`` and its ``series``."""
+def write_run(
+    result: IdentificationResult, json_path, history_path, series_path, log=None, *, provenance=None
+) -> None:
+    """Write one run's three files: the record (with ``provenance``: what made it,
+    :mod:`tensegrity_id.results.provenance`), its ``history`` and its ``series``."""
     write_csv(pd.DataFrame(result.history), history_path, index=False)
     series = result.series
     if series is not None:
@@ -50,4 +53,4 @@ def write_run(result: IdentificationResult, json_path, history_path, series_path
             result.resimulation_pct,
             result.outcome,
         )
-    result.write(json_path)
+    result.write(json_path, provenance=provenance)

@@ -28,6 +28,9 @@ __all__ = [
 ]
 
 SUMMARY_COLUMNS = ["scope", "name", "claims", "counted", *STATUSES, "match_rate", "runs"]
+RESCORE_COMMAND = "python -m tensegrity_id.report.scorecard rescore"
+"""The command that re-scores a published reference (:func:`rescore_reference`); its ``rule`` in the
+re-written values' provenance."""
 
 
 def _section_of(section: str) -> str:
@@ -105,9 +108,10 @@ def scorecard_values(df: pd.DataFrame) -> dict:
     }
 
 
-def write_scorecard(df: pd.DataFrame, tables: Path, values: Path) -> list[Path]:
+def write_scorecard(df: pd.DataFrame, tables: Path, values: Path, *, provenance=None) -> list[Path]:
     """Write ``scorecard.{csv,md}`` and ``scorecard_summary.{csv,md}`` under ``tables`` and
-    ``scorecard.json`` under ``values``; returns the paths written."""
+    ``scorecard.json`` under ``values`` (with ``provenance``: what made it,
+    :mod:`tensegrity_id.results.provenance`); returns the paths written."""
     from ..tables import write_table
 
     tables, values = Path(tables), Path(values)
@@ -119,7 +123,7 @@ def write_scorecard(df: pd.DataFrame, tables: Path, values: Path) -> list[Path]:
         title="Scorecard summary",
         note=headline(df),
     )
-    write_json(values / "scorecard.json", scorecard_values(df))
+    write_json(values / "scorecard.json", scorecard_values(df), provenance=provenance)
     return [
         tables / f for f in ("scorecard.csv", "scorecard.md", "scorecard_summary.csv", "scorecard_summary.md")
     ] + [values / "scorecard.json"]
@@ -145,6 +149,7 @@ def rescore_reference(
     import datetime
     import json
 
+    from ...results.provenance import provenance_of
     from ...workflow.reference.manifest import sha256_of
 
     reference, root = Path(reference), Path(root)
@@ -155,7 +160,14 @@ def rescore_reference(
     new = rescore(old, load_claims(claims_path, root=root), config=config, files=reference)
     if list(old.columns) == list(new.columns) and old.astype(str).equals(new.astype(str)):
         return new, old  # nothing to re-score: no file written, no note added
-    written = write_scorecard(new, reference / "tables", reference / "values")
+    # what made the new values: the claims, and the reference as published (its manifest hashes
+    # every file the values are read from), hashed before anything is re-written
+    prov = provenance_of(
+        RESCORE_COMMAND,
+        config=config,
+        inputs=[claims_path, manifest_path, reference / "tables/scorecard.csv"],
+    )
+    written = write_scorecard(new, reference / "tables", reference / "values", provenance=prov)
     entries = {e["path"]: e for e in manifest["files"]}
     for path in written:
         key = "results/" + path.relative_to(reference).as_posix()
@@ -311,7 +323,7 @@ def main(argv=None) -> None:
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["rescore"]:
-        ap = argparse.ArgumentParser(prog="python -m tensegrity_id.report.scorecard rescore")
+        ap = argparse.ArgumentParser(prog=RESCORE_COMMAND)
         ap.add_argument("--reference", default=str(Path(PAPER_SCALE).parents[1]))
         ap.add_argument("--claims", default="resources/published/claims.yaml")
         ap.add_argument("--root", default=".")
