@@ -6,9 +6,9 @@
 #   bash docs/make_rulegraph.sh
 #
 # Two simplifications, so the picture shows the stages rather than the grid: the
-# physics-informed identification has one rule per seed group, generated from the config
-# (identify_pinn_<treatment>_<structure>_<record>_<protocol>_steps<N>[_<variant>]), drawn as
-# one node, identify_pinn_{group}; and the target rule `all`, which every final output feeds,
+# physics-informed identification has one rule per training job, generated from the config
+# (identify_pinn_<treatment>_<structure>_<record>_<protocol>_steps<N>[_<variant>]_seed<s>),
+# drawn as one node, identify_pinn_{group}; and the target rule `all`, which every final output feeds,
 # is left out.  The graph runs left to right.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,7 +5,7 @@ from tensegrity_id.workflow.cluster_plan import estimate, localrules, n_seeds, p
 
 DRY = """
 [Wed Dec  2 07:18:40 2026]
-rule identify_pinn_smooth_x1_taut_1pt_top_node_steps1000:
+rule identify_pinn_smooth_x1_taut_1pt_top_node_steps1000_seed0:
     output: results/identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps1000.json
     jobid: 3
     benchmark: benchmarks/identify_pinn/smooth/x1/taut_1pt/top_node_seeds0_steps1000.tsv
@@ -13,7 +13,7 @@ rule identify_pinn_smooth_x1_taut_1pt_top_node_steps1000:
     resources: tmpdir=/tmp, runtime=14, mem_mb=2000
 
 [Wed Dec  2 07:18:40 2026]
-rule identify_pinn_smooth_x1_pool_top_node_steps3000:
+rule identify_pinn_smooth_x1_pool_top_node_steps3000_seeds1to2_5:
     jobid: 4
     benchmark: benchmarks/identify_pinn/smooth/x1/pool/top_node_seeds1-2.5_steps3000.tsv
     threads: 2

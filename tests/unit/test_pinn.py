@@ -269,6 +269,7 @@ def test_seed_group_summary_against_a_hand_computation():
     runs.append(result(3, [10.0, 1e9], 9.0, 1e9, diverged={"step": 3}))
     summ = seed_group_summary(runs)
     assert summ.seeds == [0, 1, 2, 3] and summ.diverged == [3]
+    assert summ.wall_s == 28.0  # four runs, each its own job (no batch named): their times summed
     assert summ.outcomes == {"identified": 3, "diverged": 1}
     s1 = summ.parameters["sigma_1"]
     assert s1.mean == pytest.approx(62.0 / 3) and s1.n == 3

@@ -201,25 +201,43 @@ def test_test_config_scope_drops_unbuilt_structures(repo):
 
 
 def test_pinn_rows_that_differ_only_in_their_seed_are_one_group(repo):
-    """The test config's two-seed run is one group; the groups cover every PINN row exactly once."""
+    """The test config's two-seed run is one group, trained as one job of two seeds (its
+    seeds_per_job: 2); the groups and the jobs each cover every PINN row exactly once."""
     sheet = RunSheet(merged(repo, "test"))
-    assert len(sheet.pinn_groups) == 17
+    assert len(sheet.pinn_groups) == 17 and len(sheet.pinn_jobs) == 17
     g = sheet.pinn_groups[0]
     assert (g["record"], g["seeds"], g["label"]) == ("taut_1pt", [0, 1], "0-1")
-    assert g["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
+    assert g["name"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" and "seed" not in g
+    job = sheet.pinn_jobs[0]
+    assert (job["seeds"], job["label"]) == ([0, 1], "0-1")
+    assert job["rule"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps300_seeds0to1"
     rows = sorted((r["structure"], r["record"], r["treatment"], r["steps"], r["seed"]) for r in sheet.pinn)
-    grouped = sorted(
-        (g["structure"], g["record"], g["treatment"], g["steps"], k)
-        for g in sheet.pinn_groups
-        for k in g["seeds"]
+    for units in (sheet.pinn_groups, sheet.pinn_jobs):
+        covered = sorted(
+            (u["structure"], u["record"], u["treatment"], u["steps"], k) for u in units for k in u["seeds"]
+        )
+        assert covered == rows
+    assert (
+        len({g["name"] for g in sheet.pinn_groups}) == 17 and len({j["rule"] for j in sheet.pinn_jobs}) == 17
     )
-    assert rows == grouped and len({g["rule"] for g in sheet.pinn_groups}) == 17
     assert [seeds_label(x) for x in ([3], [0, 1, 2, 7], [5, 1, 2])] == ["3", "0-2.7", "1-2.5"]
-    assert result_path("pinn_checkpoint", **g).endswith("top_node_seeds0-1_steps300.pt")
+    assert result_path("pinn_checkpoint", **job).endswith("top_node_seeds0-1_steps300.pt")
     assert (
         result_path("pinn_group", **g)
         == "results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300.json"
     )
+
+
+def test_the_default_trains_each_seed_as_its_own_job(default_config):
+    """seeds_per_job 1 (config.yaml): one job per seed, each with its own checkpoint; a group keeps
+    one summary path."""
+    sheet = RunSheet(default_config)
+    assert len(sheet.pinn_groups) == 46 and len(sheet.pinn_jobs) == len(sheet.pinn) == 50
+    four = [j for j in sheet.pinn_jobs if j["name"] == "identify_pinn_smooth_x1_taut_1pt_top_node_steps12000"]
+    assert [j["seeds"] for j in four] == [[0], [1], [2], [3]]
+    assert [j["rule"].removeprefix(four[0]["name"]) for j in four] == ["_seed0", "_seed1", "_seed2", "_seed3"]
+    assert len({result_path("pinn_checkpoint", **j) for j in four}) == 4
+    assert len({result_path("pinn_group", **j) for j in four}) == 1
 
 
 @pytest.mark.parametrize(
@@ -338,6 +356,14 @@ def test_paths_fill_given_keys_and_keep_the_rest_as_wildcards():
         (
             {"studies": {"fig4": [["x1", "taut_1pt", "top_node", "smooth", 10, 0]]}},
             "config field 'studies.fig4[0]'",
+        ),
+        (
+            {"identify": {"pinn": {"batch": {"seeds_per_job": 0}}}},
+            "config field 'identify.pinn.batch.seeds_per_job': 0 is less than the minimum of 1",
+        ),
+        (
+            {"identify": {"pinn": {"batch": {"seeds_per_job": 2.5}}}},
+            "config field 'identify.pinn.batch.seeds_per_job': 2.5 is not of type 'integer'",
         ),
     ],
 )

@@ -208,8 +208,8 @@ def baseline_options(wildcards):
 
 
 def pinn_inputs(kind, group):
-    """Record arrays, metadata or sensor files of a PINN seed group (its pooled
-    records, or its one record)."""
+    """Record arrays, metadata or sensor files of a PINN seed group or job (its
+    pooled records, or its one record)."""
     recs = SHEET.pinn_records(group["structure"], group["record"])
     if kind == "sensors":
         return [
@@ -226,46 +226,65 @@ def pinn_inputs(kind, group):
     ]
 
 
-def pinn_outputs(group, suffix):
-    """One result file per seed of a PINN seed group (the per-seed contract paths)."""
-    return [path("pinn", suffix, **group, seed=seed) for seed in group["seeds"]]
+def pinn_outputs(job, suffix):
+    """One result file per seed of a PINN training job or seed group (the
+    per-seed contract paths)."""
+    return [path("pinn", suffix, **job, seed=seed) for seed in job["seeds"]]
 
 
-def pinn_job_name(group, suffix):
-    """Log and benchmark name of a PINN seed group's job."""
-    variant = f"_{group['variant']}" if group["variant"] else ""
+def pinn_job_name(job, suffix):
+    """Log and benchmark name of a PINN training job (named by its seeds)."""
+    variant = f"_{job['variant']}" if job["variant"] else ""
     return (
-        f"identify_pinn/{group['treatment']}/{group['structure']}/{group['record']}/"
-        f"{group['protocol']}_seeds{group['label']}_steps{group['steps']}{variant}{suffix}"
+        f"identify_pinn/{job['treatment']}/{job['structure']}/{job['record']}/"
+        f"{job['protocol']}_seeds{job['label']}_steps{job['steps']}{variant}{suffix}"
     )
 
 
-# Batch jobs: threads and cluster requests follow the batch size (config
-# identify.pinn.batch).  A step costs about 7 ms per seed and record on one
-# core (float32, X1; compiled 4.5-7 ms, eager 8-11 ms): the matrix products
-# and the memory traffic of the Taylor streams both grow with the seeds, so a
-# batch saves the per-run costs (process, data, compilation), not arithmetic;
-# two threads run a batch of eight 1.6x faster than one (tests/benchmarks/
-# bench_pinn.py; docs/performance.md, "The physics-informed network"; the
-# groups: docs/methods/identification.md, "Seed groups: several random seeds
-# as one job").
+# The seed group whose summary a path names (rule summarize_pinn_group).
+PINN_GROUP_AT = {path("pinn_group", **g): g for g in SHEET.pinn_groups}
+
+
+def pinn_group_runs(wildcards):
+    """The result files of every seed of the seed group whose summary is asked
+    for (written by one or more training jobs)."""
+    out = path("pinn_group", **dict(wildcards.items()))
+    if out not in PINN_GROUP_AT:
+        raise WorkflowError(
+            f"{out} is no seed group's summary in this config: no run of "
+            "identify.pinn.runs or a study has these keys"
+        )
+    return pinn_outputs(PINN_GROUP_AT[out], ".json")
+
+
+# Training jobs: a seed group trains in jobs of at most seeds_per_job seeds
+# (config identify.pinn.batch; one by default), each job one batch whose
+# threads and cluster requests follow its seeds.  A step costs about 7 ms per
+# seed and record on one core (float32, X1; compiled 4.5-7 ms, eager 8-11 ms):
+# the matrix products and the memory traffic of the Taylor streams both grow
+# with the seeds, so a batch saves the per-run costs (process, data,
+# compilation), not arithmetic, and a batch of eight costs more than eight
+# runs of one seed (9.0-11.4x one seed); two threads run a batch of eight
+# 1.6x faster than one (tests/benchmarks/bench_pinn.py; docs/performance.md,
+# "The physics-informed network"; the groups: docs/methods/identification.md,
+# "Seed groups: several random seeds, one summary").
 PINN_BATCH = PINN.get("batch", {})
 
 
-def pinn_threads(group):
+def pinn_threads(job):
     per = PINN_BATCH.get("seeds_per_thread", 2)
-    return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(group["seeds"]) // per)))
+    return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(job["seeds"]) // per)))
 
 
-def pinn_runtime(group):
+def pinn_runtime(job):
     """Minutes: three times the expected wall time, plus ten."""
-    n_rec = len(SHEET.pinn_records(group["structure"], group["record"]))
-    step_s = 0.007 * len(group["seeds"]) / pinn_threads(group) ** 0.7
-    return 10 + int(3 * group["steps"] * n_rec * step_s / 60)
+    n_rec = len(SHEET.pinn_records(job["structure"], job["record"]))
+    step_s = 0.007 * len(job["seeds"]) / pinn_threads(job) ** 0.7
+    return 10 + int(3 * job["steps"] * n_rec * step_s / 60)
 
 
-def pinn_mem_mb(group):
-    return 1500 + 250 * len(group["seeds"])
+def pinn_mem_mb(job):
+    return 1500 + 250 * len(job["seeds"])
 
 
 def problem_options(section):

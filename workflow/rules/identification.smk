@@ -22,53 +22,78 @@ rule fit_regression:
         "../scripts/fit_regression.py"
 
 
-# One job per PINN seed group: the runs that differ only in their seed train as
-# one batch and write every seed's result files and the group's summary.  A
-# rule per group (its outputs are that group's files), named after the group.
-for group in SHEET.pinn_groups:
+# PINN training jobs: a seed group (the runs that differ only in their seed)
+# trains in jobs of at most identify.pinn.batch.seeds_per_job seeds, each one
+# batch writing its seeds' result files; a rule per job (its outputs are those
+# files), named after the group and its seeds (SHEET.pinn_jobs).
+for job in SHEET.pinn_jobs:
 
     rule:
         name:
-            group["rule"]
+            job["rule"]
         input:
-            structure=path("structure", **group),
-            record_npz=pinn_inputs("npz", group),
-            record_json=pinn_inputs("json", group),
-            sensors=pinn_inputs("sensors", group),
+            structure=path("structure", **job),
+            record_npz=pinn_inputs("npz", job),
+            record_json=pinn_inputs("json", job),
+            sensors=pinn_inputs("sensors", job),
             lib=lib("identify_pinn"),
         output:
-            json=pinn_outputs(group, ".json"),
-            history=pinn_outputs(group, "_history.csv"),
-            series=pinn_outputs(group, "_series.npz"),
-            summary=path("pinn_group", **group),
+            json=pinn_outputs(job, ".json"),
+            history=pinn_outputs(job, "_history.csv"),
+            series=pinn_outputs(job, "_series.npz"),
         log:
-            logs(pinn_job_name(group, ".log")),
+            logs(pinn_job_name(job, ".log")),
         benchmark:
-            benchmarks(pinn_job_name(group, ".tsv"))
+            benchmarks(pinn_job_name(job, ".tsv"))
         conda:
             "../../envs/core.yaml"
-        threads: pinn_threads(group)
+        threads: pinn_threads(job)
         resources:
-            **per_attempt(runtime=pinn_runtime(group), mem_mb=pinn_mem_mb(group)),
+            **per_attempt(runtime=pinn_runtime(job), mem_mb=pinn_mem_mb(job)),
         params:
             **canonical_params(
-                seeds=group["seeds"],
+                seeds=job["seeds"],
                 settings={
                     **PINN["settings"],
-                    **SHEET.pinn_settings(group["variant"]),
-                    "steps": group["steps"],
+                    **SHEET.pinn_settings(job["variant"]),
+                    "steps": job["steps"],
                 },
-                treatment=group["treatment"],
-                protocol=group["protocol"],
-                records=SHEET.pinn_records(group["structure"], group["record"]),
-                variant=group["variant"],
-                overrides=SHEET.pinn_settings(group["variant"]),
-                problem=problem_options(PINN)(SimpleNamespace(**group)),
-                checkpoint=path("pinn_checkpoint", **group),
+                treatment=job["treatment"],
+                protocol=job["protocol"],
+                records=SHEET.pinn_records(job["structure"], job["record"]),
+                variant=job["variant"],
+                overrides=SHEET.pinn_settings(job["variant"]),
+                problem=problem_options(PINN)(SimpleNamespace(**job)),
+                checkpoint=path("pinn_checkpoint", **job),
                 compile_cache=path("compile_cache"),
             ),
         script:
             "../scripts/identify_pinn.py"
+
+
+# A seed group's summary, from its seeds' result files (whichever jobs wrote
+# them): cheap, a local rule (workflow/catalog.yaml).
+rule summarize_pinn_group:
+    input:
+        runs=pinn_group_runs,
+        lib=lib("summarize_pinn_group"),
+    output:
+        **catalog_outputs("pinn_groups"),
+    log:
+        logs(
+            "summarize_pinn_group/{treatment}/{structure}/{record}/{protocol}_steps{steps}{variant}.log"
+        ),
+    wildcard_constraints:
+        treatment="smooth|fb|event",
+        steps=r"\d+",
+        variant=r"(_[A-Za-z0-9_.-]+)?",
+    conda:
+        "../../envs/core.yaml"
+    threads: 1
+    resources:
+        **per_attempt(runtime=5, mem_mb=500),
+    script:
+        "../scripts/summarize_pinn_group.py"
 
 
 rule verify_residual:

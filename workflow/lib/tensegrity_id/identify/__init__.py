@@ -69,6 +69,7 @@ _EXPORTS = {
     "run_example": "springrod",
     "example_table": "springrod",
     "seed_group_summary": "seeds",
+    "summarize_seed_group": "seeds",
     "seed_stats": "seeds",
 }
 """Public name -> its module (imported on first access)."""

@@ -293,7 +293,8 @@ class SeedGroupSummary(ResultRecord):
     fit: dict[str, SeedStats]
     exact: Parameters | None
     wall_s: float
-    """The batch's training time, s."""
+    """The wall times of the jobs that trained the group, summed, each batch once, s (its cost in
+    job-seconds; with the group as one job, that job's wall time)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,15 +6,18 @@ rule, wildcards, threads and ``benchmark:`` file, and prices each job from the
 benchmark files already in ``benchmarks/`` (those of the default run):
 
 * a job whose own benchmark file exists is priced at its measured wall time;
-* a physics-informed seed-group job (rules ``identify_pinn_*``, one per
-  group; its benchmark file names structure, record, seeds and steps)
-  without one is priced from the measured seconds per training step, record
-  and seed (median over the measured runs of the same structure, else of all
-  structures) times its steps, record count and seeds, over ``threads**0.7``:
-  a batch costs about its seeds times one seed's arithmetic on one core (the
-  step is bound by its matrix products and memory traffic), and two threads
-  run it 1.6x faster (``tests/benchmarks/bench_pinn.py --seeds 8``; the
-  exponent 0.7 extrapolates that measurement to more threads);
+* a physics-informed training job (rules ``identify_pinn_*``, one per job of
+  at most ``identify.pinn.batch.seeds_per_job`` seeds of a seed group; its
+  benchmark file names structure, record, seeds and steps) without one is
+  priced from the measured seconds per training step, record and seed
+  (median over the measured runs of the same structure, else of all
+  structures) times its steps, record count and seeds, over
+  ``threads**0.7``: a batch costs at least its seeds times one seed's
+  arithmetic on one core (the step is bound by its matrix products and
+  memory traffic), and two threads run it 1.6x faster
+  (``tests/benchmarks/bench_pinn.py --seeds 8``; the exponent 0.7
+  extrapolates that measurement to more threads); benchmarks of one-seed
+  jobs price batches low, those of batches price one-seed jobs high;
 * any other job without one at the median of its rule's measured jobs;
 * rules without a ``benchmark:`` directive (tables, figures, assessment,
   sensor data: seconds each) are counted but not priced.
@@ -113,7 +116,7 @@ def n_seeds(label: str) -> int:
 
 
 def pinn_job(benchmark) -> dict | None:
-    """Structure, record, seed count and steps of a PINN seed-group job, from its benchmark path."""
+    """Structure, record, seed count and steps of a PINN training job, from its benchmark path."""
     m = _PINN.search(benchmark) if isinstance(benchmark, str) else None
     if not m:
         return None

@@ -7,10 +7,10 @@ spelled once.  A template's fields are run-sheet keys
 ``{wildcards}``, so the same template serves a rule's outputs and the inputs
 that request concrete rows.  A PINN settings variant is written
 ``..._steps{steps}_{variant}`` (no suffix for the base settings).  The runs
-of a PINN seed group (one batch job) keep their per-seed files
+of a PINN seed group (trained in one or more jobs) keep their per-seed files
 (``..._seed{seed}_steps{steps}...``) beside the group's summary
-(``..._seeds_steps{steps}...json``); its checkpoint is named after the seed
-set (``label``, e.g. ``0-7``).
+(``..._seeds_steps{steps}...json``); a training job's checkpoint is named
+after its seeds (``label``, e.g. ``0-7``).
 """
 
 from __future__ import annotations

@@ -14,9 +14,13 @@ sheet              row keys
 ``fisher``         structure, record, protocol
 ``pinn``           structure, record, protocol, treatment, steps, seed,
                    variant (``""`` or a name) and settings (the overrides)
-``pinn_groups``    the PINN rows that differ only in their seed, as one
-                   batch job: the row keys without ``seed``, plus ``seeds``
-                   (sorted), ``label`` (``0-7``) and ``rule`` (its rule name)
+``pinn_groups``    the PINN rows that differ only in their seed (a seed
+                   group, one summary): the row keys without ``seed``, plus
+                   ``seeds`` (sorted), ``label`` (``0-7``) and ``name``
+``pinn_jobs``      the groups' training jobs, at most
+                   ``identify.pinn.batch.seeds_per_job`` seeds each: a
+                   group's row with its own ``seeds`` and ``label`` and
+                   ``rule`` (its rule name)
 ``baselines``      method, structure, record, protocol, seed
 ``measured``       structure, record, methods, seeds
 ``rows``           every study's rows by the catalog's names
@@ -29,12 +33,13 @@ config does not define, for a structure that is built, is a
 Rows of structures that are not built (``build`` selects a subset, as
 ``config/test.yaml`` does) are out of scope and left out silently.
 
-PINN variants and batch jobs are named in :mod:`~tensegrity_id.workflow.job_names`.
+PINN variants, seed groups and their training jobs are named in
+:mod:`~tensegrity_id.workflow.job_names`.
 """
 
 from __future__ import annotations
 
-from .job_names import PINN_KEYS, seed_groups, seeds_label, variant_name
+from .job_names import PINN_KEYS, seed_groups, seed_jobs, seeds_label, variant_name
 from .study_rows import BASELINE_METHODS, BASELINE_STUDIES, BENCH_TABLES, PINN_STUDIES, study_rows
 
 __all__ = [
@@ -146,6 +151,7 @@ class RunSheet:
         runs += [run for name in BENCH_TABLES for row in self.rows[f"bench_{name}"] for run in row["runs"]]
         self.pinn = _unique(runs, PINN_KEYS)
         self.pinn_groups = seed_groups(self.pinn)
+        self.pinn_jobs = seed_jobs(self.pinn_groups, int(pinn.get("batch", {}).get("seeds_per_job", 1)))
         base = config.get("identify", {}).get("baselines", {})
         cases = self.cases("identify.baselines.cases", base.get("cases", []))
         rows = [

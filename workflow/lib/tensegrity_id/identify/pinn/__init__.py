@@ -77,7 +77,7 @@ Modules (deepxde's separation of data, network and model)
     (checkpoints), ``progress`` (history and progress lines), ``compile``
     (the optional fused step), ``outputs`` (a run's files) and
     ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``,
-    with ``run_batch`` for a seed group).
+    with ``run_batch`` for several seeds of a seed group as one batch).
 """
 
 from ..._lazy import attach
