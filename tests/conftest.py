@@ -4,6 +4,8 @@ and the X1 and X2 test structures (the study's benchmark frames, prestressed by 
 import copy
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +58,38 @@ def copy_workflow(repo):
         for item in ("Snakefile", "workflow", "config", "resources", "envs", *extra):
             src = repo / item
             (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / item)
+        return dest
+
+    return copy
+
+
+TEST_STUDY = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/test.yaml"]
+"""The test study's command (``config/test.yaml``), run in a copy of the workflow."""
+
+
+@pytest.fixture(scope="session")
+def test_study(tmp_path_factory, copy_workflow) -> Path:
+    """A copy of the workflow (with ``profiles/``) in which the test study ran once, to the end.
+
+    Shared by the integration and the cluster tiers, which read it and never change it: a test
+    that edits files or re-runs jobs works on its own copy (``copy_run``).  Run in one pytest
+    command (``pytest -m "integration or slurm" tests/integration tests/cluster``, as ``.ci/run``
+    does), the two tiers make the study once instead of twice."""
+    wd = copy_workflow(tmp_path_factory.mktemp("test-study"), extra=("profiles",))
+    proc = subprocess.run(TEST_STUDY, cwd=wd, capture_output=True, text=True, timeout=3000)
+    if proc.returncode != 0:
+        pytest.fail(f"the test study failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return wd
+
+
+@pytest.fixture(scope="session")
+def copy_run():
+    """``copy_run(src, dest)``: a workflow and its run (``results/``, ``.snakemake/``) copied from
+    ``src`` to ``dest`` with every file's modification time, so that Snakemake there finds nothing
+    to do."""
+
+    def copy(src: Path, dest: Path) -> Path:
+        shutil.copytree(src, dest, symlinks=True)
         return dest
 
     return copy

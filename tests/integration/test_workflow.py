@@ -1,5 +1,6 @@
 """The real DAG on config/test.yaml: outputs, incremental re-runs, bad input."""
 
+import hashlib
 import json
 import os
 import re
@@ -31,7 +32,7 @@ def run(workdir, *args, check=True, targets=()):
 
 
 def scheduled(workdir, *extra):
-    """Rule -> job count of a dry run (the PINN seed-group rules identify_pinn_* counted as identify_pinn)."""
+    """Rule -> job count of a dry run (the PINN training jobs' rules identify_pinn_* counted as one)."""
     out = run(workdir, "-n", *extra).stdout
     table = out.split("Job stats:")[1] if "Job stats:" in out else ""
     jobs: dict[str, int] = {}
@@ -44,10 +45,9 @@ def scheduled(workdir, *extra):
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory, copy_workflow):
-    wd = copy_workflow(tmp_path_factory.mktemp("wf"))
-    run(wd)
-    return wd
+def workdir(tmp_path_factory, test_study, copy_run):
+    """The test study's run, in a copy these tests may edit and re-run."""
+    return copy_run(test_study, tmp_path_factory.mktemp("wf") / "run")
 
 
 def test_outputs_exist_and_follow_contracts(workdir):
@@ -65,6 +65,12 @@ def test_outputs_exist_and_follow_contracts(workdir):
     assert df.set_index("structure").loc["x1", "class"] == "stable"  # under gravity
     a = json.loads((workdir / "results/assess/t3_prism.json").read_text())
     assert a["rigid"]["class"] == a["flexible"]["class"] == "super-stable"
+    # what made each: the rule, its input's hash (the structure file), a copy is no git checkout
+    prov = a["provenance"]
+    assert prov["rule"] == "assess_structure" and prov["commit"] == "not a git checkout"
+    structure = "results/structures/t3_prism.json"
+    assert prov["inputs"][structure] == hashlib.sha256((workdir / structure).read_bytes()).hexdigest()
+    assert rep["provenance"]["rule"] == "generate_structure" and len(prov["config_sha256"]) == 64
     assert abs(a["margin_ratio_flexible"] - 1) < 5e-3
     assert abs(a["f1_tangent_hz"] / a["f1_modal_hz"] - 1) < 2e-3
     scan = json.loads((workdir / "results/assess/scan/t3_prism.json").read_text())["scan"]
@@ -397,7 +403,7 @@ PINN_DOWNSTREAM |= {"make_table3", "identify_pinn_lm", "make_silent_failures", "
 PINN_DOWNSTREAM |= {"make_seed_study", "plot_fig3", "plot_fig6", "plot_fig7"}
 PINN_DOWNSTREAM |= {"make_tableS1", "make_tableS4", "make_tableS5_baselines", "make_force_scale_table"}
 PINN_DOWNSTREAM |= {"make_tableS2", "plot_fig2"}  # they state the settings a run used
-PINN_DOWNSTREAM |= {"make_pinn_spec_study"}
+PINN_DOWNSTREAM |= {"make_pinn_spec_study", "summarize_pinn_group"}
 MEASURED_FIGURES = {"plot_fig8", "plot_fig10", "plot_fig11"}
 SIMPLEX_RULES = {
     "compute_simplex_model",
@@ -483,7 +489,7 @@ def test_a_pinn_settings_variant_is_a_row_with_its_own_path(workdir):
 def test_pinn_run_is_deterministic(workdir):
     path = workdir / "results/identify/pinn_event/x1/slack_1pt/top_node_seed0_steps100.json"
     first = json.loads(path.read_text())
-    rule = "identify_pinn_event_x1_slack_1pt_top_node_steps100"
+    rule = "identify_pinn_event_x1_slack_1pt_top_node_steps100_seed0"  # the group's job of seed 0
     run(workdir, "--forcerun", rule, targets=[str(path.relative_to(workdir))])
     again = json.loads(path.read_text())
     assert again["identified"] == first["identified"] and again["errors"] == first["errors"]
@@ -496,10 +502,13 @@ def test_changing_the_seed_list_reruns_only_that_group(workdir):
         "treatments: [smooth], steps: [300], seeds: [0, 1, 2]}\n"
     )
     out = run(workdir, "-n", "--configfile", "config/test.yaml", str(extra)).stdout
-    assert "identify_pinn_smooth_x1_taut_1pt_top_node_steps300" in out
+    # two seeds a job (config/test.yaml): seeds 0 and 1 keep their job and files, seed 2 is a new
+    # job, and the group's summary is made again from the three seeds' files
+    assert "identify_pinn_smooth_x1_taut_1pt_top_node_steps300_seed2" in out
+    assert "identify_pinn_smooth_x1_taut_1pt_top_node_steps300_seeds0to1" not in out
     assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed2_steps300.json" in out
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
-    assert jobs.get("identify_pinn") == 1  # the other seven PINN groups stay
+    assert jobs.get("identify_pinn") == 1 and jobs.get("summarize_pinn_group") == 1  # no other group
     assert not {"identify_baseline", "simulate_record", "make_sensor_data", "compute_fisher"} & set(jobs)
 
 
