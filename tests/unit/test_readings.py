@@ -139,3 +139,21 @@ def test_a_missing_scorecard_is_named(tmp_path):
     claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
     with pytest.raises(FileNotFoundError, match="reading 'a': no scorecard at .*run the study first"):
         compare({"a": tmp_path / "a", "b": tmp_path / "b"}, _reg(), claims)
+
+
+def test_no_claim_produced_by_both_readings_is_no_decision(tmp_path, monkeypatch, capsys):
+    """The command says so and exits 1 (a mean of no claims is none, not a number to print)."""
+    from tensegrity_id.workflow.readings import REGISTRATION, load_registration, main
+
+    monkeypatch.chdir(REPO)
+    reg = load_registration(REGISTRATION)
+    runs = []
+    for name in reg.readings:  # scorecards in which no listed claim was produced
+        tables = tmp_path / name / "results/tables"
+        tables.mkdir(parents=True)
+        (tables / "scorecard.csv").write_text("id,here,status\nno.such.claim,1.0,match\n")
+        runs.append(str(tmp_path / name))
+    assert main([*runs, "--out", str(tmp_path / "out")]) == 1
+    out = capsys.readouterr().out
+    assert "mean score none over 0 claims" in out
+    assert "decision: none (no claim was produced by every reading)" in out

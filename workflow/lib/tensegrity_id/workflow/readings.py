@@ -35,8 +35,8 @@ Run it::
     python -m tensegrity_id.workflow.readings RUN_DIR_A RUN_DIR_B [--out DIR]
 
 (each run folder holding ``results/``; the readings' names from the registration, in its
-order).  ``--check`` re-derives the frozen claim list from the claims file and fails when it
-differs.
+order).  It exits 1 when it cannot decide (no claim produced by both runs).  ``--check``
+re-derives the frozen claim list from the claims file and fails when it differs.
 """
 
 from __future__ import annotations
@@ -310,9 +310,11 @@ def main(argv=None) -> int:
     result = compare(runs, reg, claims)
     _write(result, args.out, provenance=_provenance(args, runs))
     for n in result["readings"]:
-        print(f"{n}: mean score {result['means'][n]:.3f} over {result['n_counted']} claims")
-    print(f"decision: {result['decision']} ({result['why']})")
-    return 0
+        mean = result["means"][n]
+        shown = "none" if mean is None else f"{mean:.3f}"
+        print(f"{n}: mean score {shown} over {result['n_counted']} claims")
+    print(f"decision: {result['decision'] or 'none'} ({result['why']})")
+    return 0 if result["decision"] else 1
 
 
 if __name__ == "__main__":
