@@ -508,7 +508,9 @@ def test_changing_the_seed_list_reruns_only_that_group(workdir):
     assert "identify_pinn_smooth_x1_taut_1pt_top_node_steps300_seeds0to1" not in out
     assert "results/identify/pinn_smooth/x1/taut_1pt/top_node_seed2_steps300.json" in out
     jobs = scheduled(workdir, "--configfile", "config/test.yaml", str(extra))
-    assert jobs.get("identify_pinn") == 1 and jobs.get("summarize_pinn_group") == 1  # no other group
+    assert jobs.get("identify_pinn") == 1  # no other group's training
+    # the group's summary is made again (a forced re-run above may leave another's to be remade)
+    assert re.search(r"output: results/identify/pinn_smooth/x1/taut_1pt/top_node_seeds_steps300\.json", out)
     assert not {"identify_baseline", "simulate_record", "make_sensor_data", "compute_fisher"} & set(jobs)
 
 
