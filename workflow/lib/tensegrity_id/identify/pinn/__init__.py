@@ -77,7 +77,9 @@ Modules (deepxde's separation of data, network and model)
     (checkpoints), ``progress`` (history and progress lines), ``compile``
     (the optional fused step), ``outputs`` (a run's files) and
     ``methods`` (the registered ``pinn_smooth``, ``pinn_fb``, ``pinn_event``,
-    with ``run_batch`` for several seeds of a seed group as one batch).
+    with ``run_batch`` for several seeds of a seed group as one batch), and
+    ``basis_coverage`` (the Fourier basis's band in Hz against a record's
+    dominant and the structure's modal frequencies).
 """
 
 from ..._lazy import attach
@@ -97,6 +99,15 @@ _EXPORTS = {
     "collocation_points": "data",
     "sign_change_times": "data",
     "write_run": "outputs",
+    "time_scale_s": "basis_coverage",
+    "basis_band_hz": "basis_coverage",
+    "ResponseFrequencies": "basis_coverage",
+    "dominant_frequencies_hz": "basis_coverage",
+    "modal_frequencies_hz": "basis_coverage",
+    "FrequencyCoverage": "basis_coverage",
+    "BasisCoverage": "basis_coverage",
+    "coverage": "basis_coverage",
+    "record_coverage": "basis_coverage",
 }
 """Public name -> its module (imported on first access)."""
 

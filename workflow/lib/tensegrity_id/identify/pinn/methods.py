@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 import numpy as np
@@ -9,8 +10,11 @@ import numpy as np
 from ...results.identification import Batch, IdentificationResult
 from ..base import IdentificationMethod, IdentificationProblem, register
 from ..scoring import score_result
+from .basis_coverage import record_coverage
 from .settings import PINNSettings
 from .trainer import PINNTrainer
+
+log = logging.getLogger(__name__)
 
 __all__ = ["PINNSmooth", "PINNComplementarity", "PINNEventAware", "check_batch"]
 
@@ -58,6 +62,7 @@ class _PINNMethod(IdentificationMethod):
     def _train(self, problems: list[IdentificationProblem]) -> list[dict]:
         check_batch(problems)
         ref = problems[0]
+        self._log_basis_coverage(ref.records)
         if ref.lambda0 is None:
             raise ValueError("the physics-informed identification needs the nominal multipliers lambda0")
         trainer = PINNTrainer(
@@ -98,6 +103,26 @@ class _PINNMethod(IdentificationMethod):
                 out.update(detected_transitions=[int(r.events[m].numel()) for r in trainer.recs])
             outs.append(out)
         return outs
+
+    def _log_basis_coverage(self, records) -> None:
+        """One line per record: does the Fourier basis reach the frequencies carrying its response?
+        A warning where some lie above the basis's band (they are then left to the trunk's
+        nonlinearity); nothing is changed."""
+        out = self.progress or log
+        s = self.settings
+        try:
+            rows = record_coverage(records, s)
+        except (KeyError, ValueError) as exc:  # a record without uniform samples: not checked
+            out.info("Fourier basis against the records' response frequencies: not checked (%s)", exc)
+            return
+        for name, cov in rows:
+            (out.info if cov.all_inside else out.warning)(
+                "record %s: Fourier basis (%d %s terms), its f95, f99 and peaks: %s",
+                name,
+                s.n_fourier,
+                s.fourier,
+                cov.summary(),
+            )
 
     def _fit(self, problem: IdentificationProblem) -> dict:
         return self._train([problem])[0]
