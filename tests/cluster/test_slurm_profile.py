@@ -143,10 +143,11 @@ def cluster_run(tmp_path_factory, copy_workflow, slurm):
     script = wd / "workflow" / "scripts" / f"{FAILING_RULE}.py"
     original = script.read_text()
     script.write_text('raise RuntimeError("forced failure (tests/cluster)")\n' + original)
-    first = _snakemake(wd, *TARGETS, *SLURM_ARGS)
+    # the targets after the options (--configfile would take them for config files)
+    first = _snakemake(wd, *SLURM_ARGS, *TARGETS)
     jobs_after_first = _squeue_jobs()
     script.write_text(original)
-    second = _snakemake(wd, *TARGETS, *SLURM_ARGS)
+    second = _snakemake(wd, *SLURM_ARGS, *TARGETS)
     return wd, first, jobs_after_first, second
 
 
