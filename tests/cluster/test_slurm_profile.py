@@ -165,7 +165,7 @@ def test_jobs_went_through_slurm(cluster_run):
         assert Path(log).name == f"{j}.log" and Path(log).is_file()
         assert str(wd) in log
         assert "--executor slurm-jobstep" in Path(log).read_text()  # written by the job inside SLURM
-    # table and figure rules and the seed group's summary ran locally, not on the cluster
+    # table and figure rules and a seed group's summary ran locally, not on the cluster
     assert not LOCAL_RULES & set(jobs.values())
     assert LOCAL_RULES - {"plot_figS3"} <= _executed_rules(first.output)
 

@@ -241,12 +241,13 @@ def pinn_job_name(job, suffix):
     )
 
 
-# The seed group whose summary a path names (rule summarize_pinn_group).
+# A seed group (runs differing only in their random seed) by the path of its
+# summary (rule summarize_pinn_group).
 PINN_GROUP_AT = {path("pinn_group", **g): g for g in SHEET.pinn_groups}
 
 
 def pinn_group_runs(wildcards):
-    """The result files of every seed of the seed group whose summary is asked
+    """The result files of every random seed of the group whose summary is asked
     for (written by one or more training jobs)."""
     out = path("pinn_group", **dict(wildcards.items()))
     if out not in PINN_GROUP_AT:

@@ -62,7 +62,7 @@ GROUP_KEYS = tuple(k for k in PINN_KEYS if k != "seed")
 
 
 def seed_groups(rows: list[dict]) -> list[dict]:
-    """PINN rows grouped by everything but the seed, in first-seen order.
+    """PINN rows grouped by everything but their random seed, in first-seen order.
 
     Each group holds the shared keys (:data:`GROUP_KEYS`), ``settings``,
     ``seeds`` (sorted), ``label`` (:func:`seeds_label`) and ``name``: an
