@@ -157,3 +157,54 @@ def test_no_claim_produced_by_both_readings_is_no_decision(tmp_path, monkeypatch
     out = capsys.readouterr().out
     assert "mean score none over 0 claims" in out
     assert "decision: none (no claim was produced by every reading)" in out
+
+
+def test_score_reads_a_protocol_run_without_its_own_scorecard(tmp_path):
+    """--score: each run's claims scored from its results files by the scorecard's rules, a claim
+    whose file the run lacks not produced; the scorecards come back beside the decision."""
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    paper = {c["id"]: float(c["paper"]) for c in claims if c["id"] == "table3.x1_taut_1pt.sigma_max_pct"}
+    p = paper["table3.x1_taut_1pt.sigma_max_pct"]
+    runs = {}
+    for name, (err, label) in {"a": (4 * p, "partial"), "b": (p / 10, "identified")}.items():
+        tables = tmp_path / name / "results" / "tables"
+        tables.mkdir(parents=True)
+        (tables / "table3.csv").write_text(
+            f"row,outcome,held_out_ratio,sigma_max_pct\nx1_taut_1pt,{label},2.0,{err}\n"
+        )
+        runs[name] = tmp_path / name
+    out = compare(runs, _reg(), claims, score=True)
+    assert out["n_counted"] == 2
+    assert out["means"]["a"] == pytest.approx((math.log(4) + 1.0) / 2)
+    assert out["means"]["b"] == 0.0 and out["decision"] == "b"
+    card = {r["id"]: r for r in out["scorecards"]["a"]}
+    assert card["table3.x1_taut_1pt.sigma_max_pct"]["status"] == "deviation"
+    assert card["table3.x1_taut_1pt.sigma_max_pct"]["source"] == "results/tables/table3.csv"
+    # the failure claim's row (X2 taut) is not in these runs: not produced, not a contradiction
+    assert card["table3.x2_taut_1pt.outcome"]["status"] == "not yet produced"
+    assert out["failures"][0]["a_contradicts"] is False
+    with pytest.raises(FileNotFoundError, match="reading 'a': no results folder"):
+        compare({"a": tmp_path / "none", "b": runs["b"]}, _reg(), claims, score=True)
+
+
+def test_score_command_writes_each_readings_scorecard(tmp_path, monkeypatch, capsys):
+    from tensegrity_id.workflow.readings import REGISTRATION
+
+    monkeypatch.chdir(REPO)
+    runs = []
+    for name, err in zip(load_registration(REGISTRATION).readings, (2.0, 20.0), strict=True):
+        tables = tmp_path / name / "results" / "tables"
+        tables.mkdir(parents=True)
+        (tables / "table3.csv").write_text(f"row,outcome,sigma_max_pct\nx1_taut_1pt,identified,{err}\n")
+        runs.append(str(tmp_path / name))
+    assert main([*runs, "--score", "--out", str(tmp_path / "out")]) == 0
+    assert "decision: default (the lower mean score)" in capsys.readouterr().out
+    for name in load_registration(REGISTRATION).readings:
+        with open(tmp_path / "out" / f"readings_scorecard_{name}.csv", newline="") as fh:
+            rows = {r["id"]: r for r in csv.DictReader(fh)}
+        assert rows["table3.x1_taut_1pt.outcome"]["status"] == "match"
+    import json
+
+    prov = json.loads((tmp_path / "out" / "readings_decision.json").read_text())["provenance"]
+    assert prov["rule"] == "python -m tensegrity_id.workflow.readings"
+    assert any(k.endswith("default/results/tables/table3.csv") for k in prov["inputs"])

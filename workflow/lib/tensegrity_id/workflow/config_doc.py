@@ -41,6 +41,12 @@ with `python -m tensegrity_id.workflow.config_layout OLD.yaml > NEW.yaml`.
 Your own structures and records: `example_measured.yaml` and
 `docs/own-records.md`. A bad value stops the run at start-up with the
 field named (`tensegrity_id.workflow.config_check` and the schema).
+
+Two overlays serve the choice of the identification's default
+(`docs/pinn_specification.md`): `pinn_linear_pi_glorot.yaml` (the network's
+other reading: a linear kπ time basis and a Glorot trunk) and
+`readings_protocol.yaml` (the paper's grid with Table 3 over four seeds a
+row, the protocol the two readings are compared on).
 """
 
 

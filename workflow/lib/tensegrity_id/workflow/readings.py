@@ -32,11 +32,16 @@ paper reports a partial result or a failure *contradicts* that finding, whatever
 
 Run it::
 
-    python -m tensegrity_id.workflow.readings RUN_DIR_A RUN_DIR_B [--out DIR]
+    python -m tensegrity_id.workflow.readings RUN_DIR_A RUN_DIR_B [--out DIR] [--score]
 
 (each run folder holding ``results/``; the readings' names from the registration, in its
-order).  It exits 1 when it cannot decide (no claim produced by both runs).  ``--check``
-re-derives the frozen claim list from the claims file and fails when it differs.
+order).  A run of the whole study has its scorecard; a run of the comparison's protocol alone
+(``config/readings_protocol.yaml``: Table 3, the seed study, Table 5 and the bridge) has none,
+and ``--score`` scores each run's results files itself (:func:`score_run`, the scorecard's own
+rules; a claim whose file the run lacks is *not yet produced*) and writes each reading's
+scorecard beside the decision.  It exits 1 when it cannot decide (no claim produced by both
+runs).  ``--check`` re-derives the frozen claim list from the claims file and fails when it
+differs.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ __all__ = [
     "select_claims",
     "failure_claims",
     "claim_score",
+    "score_run",
     "compare",
 ]
 
@@ -189,18 +195,48 @@ def _held_out_share(run: Path, band: float) -> tuple[int, int]:
     return len(inside), len(ok)
 
 
-def compare(runs: dict[str, Path], reg: Registration, claims: list[dict]) -> dict:
+def score_run(run, claims: list[dict], ids) -> list[dict]:
+    """The scorecard rows (:func:`tensegrity_id.report.scorecard.scorecard`) of the claims ``ids``
+    over the results files of the run folder ``run``, every value a string as in a scorecard file.
+
+    For a run of the protocol's targets only, which has no scorecard of its own: every file in its
+    ``results/`` was made by that run, so each claim reads its file where the run made it and is
+    *not yet produced* where it did not.
+    """
+    from ..report.scorecard.score import scorecard
+
+    wanted = set(ids)
+    df = scorecard([c for c in claims if c["id"] in wanted], root=Path(run))
+    return [{k: "" if v is None else str(v) for k, v in r.items()} for r in df.to_dict("records")]
+
+
+def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, score: bool = False) -> dict:
     """Per-claim scores of each reading, their means over the claims both produced, the decision,
-    and the failure claims each reading contradicts."""
+    and the failure claims each reading contradicts.
+
+    ``score``: score each run's results files (:func:`score_run`) rather than read its scorecard;
+    the scorecards are returned under ``"scorecards"``.
+    """
     by_id = {c["id"]: c for c in claims}
     missing = [i for i in (*reg.claims, *reg.failure_claims) if i not in by_id]
     if missing:
         raise ValueError(f"the registration names claims the claims file lacks: {', '.join(missing)}")
-    cards = {}
+    cards, scored = {}, {}
     for name, run in runs.items():
+        if score:
+            if not (Path(run) / "results").is_dir():
+                raise FileNotFoundError(
+                    f"reading {name!r}: no results folder in {run}; run the protocol first"
+                )
+            scored[name] = score_run(run, claims, (*reg.claims, *reg.failure_claims))
+            cards[name] = {r["id"]: r for r in scored[name]}
+            continue
         path = Path(run) / "results" / "tables" / "scorecard.csv"
         if not path.exists():
-            raise FileNotFoundError(f"reading {name!r}: no scorecard at {path}; run the study first")
+            raise FileNotFoundError(
+                f"reading {name!r}: no scorecard at {path}; run the study first, or give --score "
+                "for a run of the protocol's targets alone"
+            )
         cards[name] = {r["id"]: r for r in _read_csv(path)}
     rows = []
     for cid in reg.claims:
@@ -245,6 +281,7 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict]) -> dic
         "decision": decision,
         "why": why,
         "failures": failures,
+        "scorecards": scored,
     }
 
 
@@ -256,27 +293,36 @@ def _write(result: dict, out: Path, *, provenance=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_csv(pd.DataFrame(result["rows"]), out / "readings_claims.csv", index=False)
     write_csv(pd.DataFrame(result["failures"]), out / "readings_failure_claims.csv", index=False)
+    for name, rows in result.get("scorecards", {}).items():
+        write_csv(pd.DataFrame(rows), out / f"readings_scorecard_{name}.csv", index=False)
     write_json(
         out / "readings_decision.json",
-        {k: v for k, v in result.items() if k not in ("rows", "failures")},
+        {k: v for k, v in result.items() if k not in ("rows", "failures", "scorecards")},
         provenance=provenance,
     )
 
 
-def _provenance(args, runs: dict[str, Path]) -> dict:
+def _provenance(args, runs: dict[str, Path], result: dict) -> dict:
     """What made the decision: this command, its arguments (as its config), the registration, the
-    claims and each run's files read (:mod:`tensegrity_id.results.provenance`)."""
+    claims and each run's files read (:mod:`tensegrity_id.results.provenance`): its scorecard and
+    Table 3, or with ``--score`` the results files its scored claims came from."""
     from ..results.provenance import provenance_of
 
-    tables = [Path(run) / "results" / "tables" / name for run in runs.values() for name in TABLES]
+    names = set(TABLES)
+    if args.score:
+        names = {"table3.csv"}
+    files = [Path(run) / "results" / "tables" / name for run in runs.values() for name in sorted(names)]
+    for name, rows in result.get("scorecards", {}).items():
+        files += sorted({Path(runs[name]) / r["source"] for r in rows if r.get("source")})
     return provenance_of(
         COMMAND,
         config={
             "registration": str(args.registration),
             "claims": str(args.claims),
             "runs": {name: str(run) for name, run in runs.items()},
+            "score": bool(args.score),
         },
-        inputs=[args.registration, args.claims, *(p for p in tables if p.exists())],
+        inputs=[args.registration, args.claims, *dict.fromkeys(p for p in files if p.exists())],
     )
 
 
@@ -289,6 +335,11 @@ def main(argv=None) -> int:
     ap.add_argument("--claims", type=Path, default=Path("resources/published/claims.yaml"))
     ap.add_argument("--out", type=Path, default=Path("results/readings"))
     ap.add_argument("--check", action="store_true", help="the frozen claim lists against the claims file")
+    ap.add_argument(
+        "--score",
+        action="store_true",
+        help="score each run's results files (a run of the protocol's targets, without its own scorecard)",
+    )
     args = ap.parse_args(argv)
     from ..report.scorecard.claims import load_claims
 
@@ -307,8 +358,8 @@ def main(argv=None) -> int:
     if len(args.runs) != len(reg.readings):
         ap.error(f"give one run folder per reading ({', '.join(reg.readings)})")
     runs = dict(zip(reg.readings, args.runs, strict=True))
-    result = compare(runs, reg, claims)
-    _write(result, args.out, provenance=_provenance(args, runs))
+    result = compare(runs, reg, claims, score=args.score)
+    _write(result, args.out, provenance=_provenance(args, runs, result))
     for n in result["readings"]:
         mean = result["means"][n]
         shown = "none" if mean is None else f"{mean:.3f}"
