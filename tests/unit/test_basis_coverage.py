@@ -225,3 +225,36 @@ def test_a_pinn_run_logs_its_basis_coverage_and_warns_when_the_response_is_above
         bad = SimpleNamespace(name="m", sensors={"t": t, "noisy": np.ones((t.size, 1))})
         PINNSmooth()._log_basis_coverage([bad])
     assert "not checked" in caplog.records[0].getMessage()
+
+
+def test_band_capture_known_answers():
+    """Two tones, 0.5 Hz (amplitude 1) and 2 Hz (amplitude 0.5), split at 0.8 Hz: the power share
+    above is 0.25 / 1.25; a fit of the low tone alone captures none of it, an exact fit all, a fit
+    off by a tenth of the high tone 1 - 0.1^2."""
+    from tensegrity_id.identify.pinn.basis_coverage import band_capture
+
+    t = np.arange(1000) * 0.005  # 5 s at 200 Hz: both tones on the grid
+    low, high = np.sin(2 * np.pi * 0.5 * t), 0.5 * np.sin(2 * np.pi * 2.0 * t)
+    true = low + high
+    blind = band_capture(t, true, low, 0.8)
+    assert blind.share_above == pytest.approx(0.2, abs=2e-3)
+    assert blind.captured_above == pytest.approx(0.0, abs=5e-3)  # the low tone's Hann lobe
+    assert blind.captured_below == pytest.approx(1.0, abs=1e-3)
+    assert band_capture(t, true, true, 0.8).captured_above == pytest.approx(1.0, abs=1e-12)
+    near = band_capture(t, true, low + 0.9 * high, 0.8)
+    assert near.captured_above == pytest.approx(0.99, abs=1e-3)
+    assert band_capture(t, true, low - high, 0.8).captured_above == pytest.approx(-3.0, abs=1e-2)
+    two = band_capture(t, np.c_[true, true], np.c_[low, true], 0.8)  # the channels' power adds
+    assert two.captured_above == pytest.approx(0.5, abs=1e-3)
+
+
+def test_band_capture_refuses_bad_inputs():
+    from tensegrity_id.identify.pinn.basis_coverage import band_capture
+
+    t = np.arange(64) * 0.01
+    with pytest.raises(ValueError, match="same shape"):
+        band_capture(t, np.ones(64), np.ones(63), 1.0)
+    with pytest.raises(ValueError, match="top_hz must be a positive"):
+        band_capture(t, np.sin(t), np.sin(t), 0.0)
+    with pytest.raises(ValueError, match="constant"):
+        band_capture(t, np.ones(64), np.ones(64), 1.0)

@@ -208,3 +208,54 @@ def test_score_command_writes_each_readings_scorecard(tmp_path, monkeypatch, cap
     prov = json.loads((tmp_path / "out" / "readings_decision.json").read_text())["provenance"]
     assert prov["rule"] == "python -m tensegrity_id.workflow.readings"
     assert any(k.endswith("default/results/tables/table3.csv") for k in prov["inputs"])
+
+
+def test_basis_rows_judge_each_readings_band_against_the_response(tmp_path, monkeypatch):
+    """A record ringing at 0.5 and 2 Hz over 5 s: inside the geometric band (top 12.8 Hz), above the
+    linear k-pi band (top 0.8 Hz); a network that reproduces the 2 Hz tone represents it there, one
+    that leaves it out does not.  Runs with settings of their own (a suffix) are left out."""
+    import numpy as np
+    from tensegrity_id.workflow.readings import basis_rows, reading_settings
+
+    monkeypatch.chdir(REPO)
+    settings = {n: reading_settings(f) for n, f in load_registration().readings.items()}
+    assert settings["default"]["fourier"] == "geometric"
+    assert settings["linear_pi_glorot"]["fourier"] == "linear_pi"
+    t = np.linspace(0.0, 5.0, 501)
+    low, high = np.sin(2 * np.pi * 0.5 * t), 0.5 * np.sin(2 * np.pi * 2.0 * t)
+    runs = {}
+    for name, nets in {"default": [low], "linear_pi_glorot": [low + high, low + 0.99 * high, low]}.items():
+        run = tmp_path / name
+        sensors = run / "results/sensors/x2/taut_1pt"
+        sensors.mkdir(parents=True)
+        np.savez(sensors / "half.npz", t=t, clean=np.c_[low + high, low - high])
+        folder = run / "results/identify/pinn_smooth/x2/taut_1pt"
+        folder.mkdir(parents=True)
+        for seed, net in enumerate(nets):
+            np.savez(
+                folder / f"half_seed{seed}_steps12000_series.npz",
+                coord=4,
+                record=0,
+                t=t,
+                true=low + high,
+                resim=low + high,
+                network=net,
+            )
+        np.savez(
+            folder / "half_seed0_steps12000_fourierlinear_series.npz", coord=4, t=t, true=low, network=low
+        )
+        runs[name] = run
+    rows = {r["reading"]: r for r in basis_rows(runs, settings)}
+    assert len(rows) == 2
+    d, lp = rows["default"], rows["linear_pi_glorot"]
+    assert d["basis_top_hz"] == pytest.approx(12.8) and lp["basis_top_hz"] == pytest.approx(0.8)
+    assert 1.8 <= d["f99_hz"] <= 2.4
+    assert d["status"] == "inside the band"  # whatever its network does
+    assert lp["seeds"] == 3 and lp["captured_above"] == pytest.approx(1 - 0.01**2, abs=1e-3)
+    assert lp["status"] == "represented" and lp["share_above"] == pytest.approx(0.2, abs=5e-3)
+    runs.pop("default")
+    (
+        runs["linear_pi_glorot"] / "results/identify/pinn_smooth/x2/taut_1pt/half_seed0_steps12000_series.npz"
+    ).unlink()
+    (lp2,) = basis_rows(runs, settings)
+    assert lp2["seeds"] == 2 and lp2["status"] == "not represented"  # median of 0.9999 and 0

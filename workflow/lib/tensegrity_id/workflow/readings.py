@@ -30,6 +30,13 @@ share of held-out ratios inside the paper's band (below 10).
 The failure claims are reported apart, claim by claim: a reading that identifies where the
 paper reports a partial result or a failure *contradicts* that finding, whatever its score.
 
+Whether each reading's time basis spans each record's response is reported beside the decision
+(:func:`basis_rows`, ``readings_basis.csv``): per run group of the physics-informed network, the
+basis band's top against the record's ``f99``, and where the response lies above the band, the
+share of the true power there the network reproduces at the re-simulated unmeasured coordinate
+(:func:`tensegrity_id.identify.pinn.basis_coverage.band_capture`; *represented* at a median over
+seeds of at least 0.9).
+
 Run it::
 
     python -m tensegrity_id.workflow.readings RUN_DIR_A RUN_DIR_B [--out DIR] [--score]
@@ -293,13 +300,114 @@ def _write(result: dict, out: Path, *, provenance=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_csv(pd.DataFrame(result["rows"]), out / "readings_claims.csv", index=False)
     write_csv(pd.DataFrame(result["failures"]), out / "readings_failure_claims.csv", index=False)
+    if result.get("basis"):
+        write_csv(pd.DataFrame(result["basis"]), out / "readings_basis.csv", index=False)
     for name, rows in result.get("scorecards", {}).items():
         write_csv(pd.DataFrame(rows), out / f"readings_scorecard_{name}.csv", index=False)
     write_json(
         out / "readings_decision.json",
-        {k: v for k, v in result.items() if k not in ("rows", "failures", "scorecards")},
+        {k: v for k, v in result.items() if k not in ("rows", "failures", "scorecards", "basis")},
         provenance=provenance,
     )
+
+
+SERIES = re.compile(r"(?P<protocol>.+)_seed(?P<seed>\d+)_steps(?P<steps>\d+)_series\.npz")
+"""A physics-informed run's series file with the reading's own settings (no settings suffix)."""
+
+
+def reading_settings(overlay, base=("config/config.yaml", "config/paper.yaml"), root=".") -> dict:
+    """The network settings a reading runs with: ``identify.pinn.settings`` of the base configs with
+    the reading's overlay over them (``n_fourier``, ``fourier``, ``t_ref``; the settings' own
+    defaults where no file gives one)."""
+    from ..identify.pinn.settings import PINNSettings
+
+    out = {k: getattr(PINNSettings(), k) for k in ("n_fourier", "fourier", "t_ref")}
+    for path in dict.fromkeys((*base, overlay)):
+        doc = yaml.safe_load((Path(root) / path).read_text()) or {}
+        given = ((doc.get("identify") or {}).get("pinn") or {}).get("settings") or {}
+        out.update({k: given[k] for k in out if k in given})
+    return out
+
+
+def basis_rows(runs: dict[str, Path], settings: dict[str, dict]) -> list[dict]:
+    """Per reading and run group (treatment, structure, record, protocol, steps), the basis band's
+    top against the record's response, and what the network reproduces above the band.
+
+    Reads each run folder's ``results/identify/pinn_*/{structure}/{record}/{protocol}_seed*_steps*
+    _series.npz`` (runs with settings of their own, a suffix after ``steps``, are left out: their
+    basis is not the reading's) and the record's sensor file ``results/sensors/{structure}/
+    {record}/{protocol}.npz`` (its sample times give ``T_ref``, its noise-free channels ``f99``).  ``status``:
+    *inside the band* where ``f99`` is at most the band's top; else *represented* where the median
+    captured share above the top is at least
+    :data:`~tensegrity_id.identify.pinn.basis_coverage.REPRESENTED`, *not represented* otherwise.
+    """
+    import numpy as np
+
+    from ..identify.pinn.basis_coverage import (
+        REPRESENTED,
+        band_capture,
+        basis_band_hz,
+        dominant_frequencies_hz,
+        time_scale_s,
+    )
+
+    rows = []
+    for name, run in runs.items():
+        s = settings[name]
+        groups: dict[tuple, list[Path]] = {}
+        for path in sorted((Path(run) / "results" / "identify").glob("pinn_*/*/*/*_series.npz")):
+            m = SERIES.fullmatch(path.name)
+            if m is None:
+                continue
+            treatment, structure, record = path.parts[-4][len("pinn_") :], path.parts[-3], path.parts[-2]
+            key = (treatment, structure, record, m["protocol"], int(m["steps"]))
+            groups.setdefault(key, []).append(path)
+        for (treatment, structure, record, protocol, steps), paths in groups.items():
+            sensors = Path(run) / "results" / "sensors" / structure / record / f"{protocol}.npz"
+            f99 = None
+            caps = []
+            for path in paths:
+                with np.load(path) as z:
+                    if int(np.asarray(z["coord"]).ravel()[0]) < 0:
+                        continue
+                    t, true, net = z["t"], z["true"], z["network"]
+                if sensors.exists():
+                    with np.load(sensors) as d:  # the response (the channels without their noise)
+                        t_rec = np.asarray(d["t"], float)
+                        channels = np.asarray(d["clean" if "clean" in d.files else "noisy"], float)
+                else:
+                    t_rec, channels = np.asarray(t, float), None
+                top = float(
+                    basis_band_hz(s["n_fourier"], s["fourier"], time_scale_s(t_rec, s["t_ref"])).max()
+                )
+                if f99 is None and channels is not None:
+                    f99 = dominant_frequencies_hz(t_rec, channels).quantile_hz[0.99]
+                caps.append(band_capture(t, true, net, top))
+            if not caps:
+                continue
+            above = float(np.median([c.captured_above for c in caps]))
+            if f99 is not None and f99 <= top:
+                status = "inside the band"
+            else:
+                status = "represented" if above >= REPRESENTED else "not represented"
+            rows.append(
+                {
+                    "reading": name,
+                    "treatment": treatment,
+                    "structure": structure,
+                    "record": record,
+                    "protocol": protocol,
+                    "steps": steps,
+                    "seeds": len(caps),
+                    "basis_top_hz": top,
+                    "f99_hz": f99,
+                    "share_above": float(np.median([c.share_above for c in caps])),
+                    "captured_above": above,
+                    "captured_below": float(np.median([c.captured_below for c in caps])),
+                    "status": status,
+                }
+            )
+    return rows
 
 
 def _provenance(args, runs: dict[str, Path], result: dict) -> dict:
@@ -359,11 +467,20 @@ def main(argv=None) -> int:
         ap.error(f"give one run folder per reading ({', '.join(reg.readings)})")
     runs = dict(zip(reg.readings, args.runs, strict=True))
     result = compare(runs, reg, claims, score=args.score)
+    result["basis"] = basis_rows(runs, {n: reading_settings(f) for n, f in reg.readings.items()})
     _write(result, args.out, provenance=_provenance(args, runs, result))
     for n in result["readings"]:
         mean = result["means"][n]
         shown = "none" if mean is None else f"{mean:.3f}"
         print(f"{n}: mean score {shown} over {result['n_counted']} claims")
+    for n in result["readings"]:
+        mine = [r for r in result["basis"] if r["reading"] == n]
+        above = [r for r in mine if r["status"] != "inside the band"]
+        held = sum(r["status"] == "represented" for r in above)
+        print(
+            f"{n}: response above the basis band in {len(above)} of {len(mine)} run groups, "
+            f"represented by the network in {held}"
+        )
     print(f"decision: {result['decision'] or 'none'} ({result['why']})")
     return 0 if result["decision"] else 1
 

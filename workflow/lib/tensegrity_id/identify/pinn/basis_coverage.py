@@ -57,6 +57,19 @@ Modal frequencies (:func:`modal_frequencies_hz`)
     as that rule leaves them out; a taut record's free response rings at
     these, a slack record's transitions spread power above them.
 
+What a fitted network reproduces above the band (:func:`band_capture`)
+    The band says what the fixed features span, not what the network fits:
+    the trunk forms harmonics and beats of the features.  A run's
+    ``_series.npz`` holds the true acceleration of an unmeasured coordinate
+    and the network's prediction of it; the share of the true signal's power
+    above the band's top, and the share of that power the network
+    reproduces (one minus the residual's power above the top over the true
+    power above it), measure whether a reading's network represents the
+    response its basis does not span.  The rule, fixed before the
+    comparison's runs were read: a record's response above the band counts
+    as *represented* by a reading when the median over its seeds of the
+    captured share is at least :data:`REPRESENTED` (0.9).
+
 Coverage (:func:`coverage`)
     A frequency is *inside* the band when it is at most the highest basis
     frequency; each frequency is given with the nearest basis frequency (in
@@ -87,7 +100,14 @@ __all__ = [
     "FrequencyCoverage",
     "BasisCoverage",
     "coverage",
+    "REPRESENTED",
+    "BandCapture",
+    "band_capture",
 ]
+
+REPRESENTED = 0.9
+"""A network *represents* a record's response above its basis band when it reproduces at least this
+share of the true power there (:func:`band_capture`; median over seeds)."""
 
 RIGID_RELATIVE = 1e-6
 """A mode below this fraction of the highest frequency is a rigid-body mode (rule compute_modal's cut)."""
@@ -366,3 +386,77 @@ def record_coverage(records, settings) -> list[tuple[str, BasisCoverage]]:
         found = dominant_frequencies_hz(t, np.asarray(rec.sensors["noisy"], float))
         out.append((rec.name, coverage(band, found.dominant_hz)))
     return out
+
+
+@dataclass(frozen=True)
+class BandCapture:
+    """The power of a true signal above a frequency and the share of it a fit reproduces.
+
+    Attributes
+    ----------
+    top_hz : float
+        The split frequency (a basis band's top).
+    share_above : float
+        The true signal's power above ``top_hz`` over its whole power (Hann window, mean removed).
+    captured_above : float
+        ``1 - P_above(true - fitted) / P_above(true)``: 1 for a fit that reproduces the content
+        above ``top_hz`` exactly, 0 for one that leaves it out (or anything that adds as much error),
+        negative for a fit that adds error there; NaN when the true signal has no power above.
+    captured_below : float
+        The same below and at ``top_hz``.
+    """
+
+    top_hz: float
+    share_above: float
+    captured_above: float
+    captured_below: float
+
+
+def band_capture(t, true, fitted, top_hz: float) -> BandCapture:
+    """How much of a true signal's power above ``top_hz`` a fitted signal reproduces.
+
+    Parameters
+    ----------
+    t : array_like, shape (n_t,), s
+        Uniform sample times.
+    true, fitted : array_like, shape (n_t,) or (n_t, n_channels)
+        The true signal and the fit at the same times (a run's ``_series.npz`` ``true`` and
+        ``network``, m/s^2).
+    top_hz : float
+        The split frequency (Hz), e.g. :attr:`BasisCoverage.top_hz`.
+    """
+    t = np.asarray(t, float)
+    y = np.asarray(true, float)
+    z = np.asarray(fitted, float)
+    y = y[:, None] if y.ndim == 1 else y
+    z = z[:, None] if z.ndim == 1 else z
+    if t.ndim != 1 or t.size < 8 or y.shape != z.shape or y.shape[0] != t.size:
+        raise ValueError(
+            f"t must have shape (n_t,), n_t >= 8, and true and fitted the same shape (n_t[, n_ch]); "
+            f"got {t.shape}, {y.shape}, {z.shape}"
+        )
+    if not (np.isfinite(t).all() and np.isfinite(y).all() and np.isfinite(z).all()):
+        raise ValueError("t, true and fitted must be finite")
+    if not (math.isfinite(top_hz) and top_hz > 0):
+        raise ValueError(f"top_hz must be a positive frequency, got {top_hz!r}")
+    dt = _uniform_step(t)
+    w = get_window("hann", t.size)[:, None]
+
+    def spectrum(x):
+        x = x - (w[:, 0] @ x) / w.sum()
+        return np.abs(np.fft.rfft(w * x, axis=0)) ** 2
+
+    f = np.fft.rfftfreq(t.size, dt)
+    above = f > top_hz
+    P, R = spectrum(y), spectrum(y - z)
+    p_above, p_below = P[above].sum(), P[~above].sum()
+    total = p_above + p_below
+    if total <= 0:
+        raise ValueError("the true signal is constant: no power to split")
+    r_above, r_below = R[above].sum(), R[~above].sum()
+    return BandCapture(
+        top_hz=float(top_hz),
+        share_above=float(p_above / total),
+        captured_above=float(1.0 - r_above / p_above) if p_above > 0 else math.nan,
+        captured_below=float(1.0 - r_below / p_below) if p_below > 0 else math.nan,
+    )
