@@ -95,3 +95,21 @@ def test_a_request_must_be_a_positive_whole_number(bad):
 def test_a_rule_states_both_requests():
     with pytest.raises(ValueError, match="needs mem_mb"):
         per_attempt(runtime=10)
+
+
+def test_training_jobs_start_longest_first():
+    """The expected minutes: 7 ms a step per seed and record, times the trunk's size; X3's wide
+    network (5 x 160, 60 000 steps: 25 min measured alone) ranks above a 25 000-step run, which
+    ranks above a 12 000-step one; every training job ranks above the other rules' 0."""
+    from tensegrity_id.workflow.job_resources import pinn_expected_minutes, pinn_priority
+
+    one = pinn_expected_minutes(12000, 1, 1, 1, {})
+    assert one == pytest.approx(12000 * 0.007 / 60)
+    assert pinn_expected_minutes(12000, 1, 1, 1, {"width": 64, "depth": 4}) == one
+    wide = pinn_expected_minutes(60000, 1, 1, 1, {"width": 160, "depth": 5})
+    assert wide == pytest.approx(60000 * 0.007 * 3.125 / 60) and 20 < wide < 30
+    assert pinn_expected_minutes(12000, 4, 2, 1, {}) == pytest.approx(8 * one)
+    assert pinn_expected_minutes(12000, 1, 2, 2, {}) == pytest.approx(2 * one / 2**0.7)
+    ranks = [pinn_priority(m) for m in (wide, pinn_expected_minutes(25000, 1, 1, 1, {}), one)]
+    assert ranks == sorted(ranks, reverse=True) and ranks[-1] == 1 and ranks[0] == 22
+    assert pinn_priority(0.01) == 1

@@ -12,7 +12,11 @@ from types import SimpleNamespace
 from snakemake.exceptions import WorkflowError
 
 from tensegrity_id.identify.base import C0, SIGMA0
-from tensegrity_id.workflow.job_resources import per_attempt
+from tensegrity_id.workflow.job_resources import (
+    per_attempt,
+    pinn_expected_minutes,
+    pinn_priority,
+)
 from tensegrity_id.workflow.paths import result_path
 from tensegrity_id.workflow.rule_inputs import library_inputs
 from tensegrity_id.workflow.rule_params import canonical_params
@@ -277,11 +281,20 @@ def pinn_threads(job):
     return max(1, min(PINN_BATCH.get("max_threads", 2), -(-len(job["seeds"]) // per)))
 
 
+def pinn_expected(job):
+    """The job's expected wall time (minutes, job_resources.pinn_expected_minutes)."""
+    return pinn_expected_minutes(
+        job["steps"],
+        len(SHEET.pinn_records(job["structure"], job["record"])),
+        len(job["seeds"]),
+        pinn_threads(job),
+        {**PINN["settings"], **SHEET.pinn_settings(job["variant"])},
+    )
+
+
 def pinn_runtime(job):
     """Minutes: three times the expected wall time, plus ten."""
-    n_rec = len(SHEET.pinn_records(job["structure"], job["record"]))
-    step_s = 0.007 * len(job["seeds"]) / pinn_threads(job) ** 0.7
-    return 10 + int(3 * job["steps"] * n_rec * step_s / 60)
+    return 10 + int(3 * pinn_expected(job))
 
 
 def pinn_mem_mb(job):

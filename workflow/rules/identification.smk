@@ -45,6 +45,7 @@ for job in SHEET.pinn_jobs:
             logs(pinn_job_name(job, ".log")),
         benchmark:
             benchmarks(pinn_job_name(job, ".tsv"))
+        priority: pinn_priority(pinn_expected(job))
         conda:
             "../../envs/core.yaml"
         threads: pinn_threads(job)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["SCALED", "per_attempt", "scaled"]
+__all__ = ["SCALED", "per_attempt", "scaled", "pinn_expected_minutes", "pinn_priority"]
 
 SCALED = ("runtime", "mem_mb")
 """The resources that grow with the attempt (minutes and megabytes); the others are passed as given."""
@@ -61,3 +61,27 @@ def per_attempt(**resources) -> dict:
     if missing:
         raise ValueError(f"per_attempt needs {' and '.join(missing)} (the first attempt's request)")
     return {k: scaled(v) if k in SCALED else v for k, v in resources.items()}
+
+
+STEP_S = 0.007
+"""Seconds of a training step per seed and record on one core (float32, the default 4 x 64 trunk)."""
+
+
+def pinn_expected_minutes(steps: int, n_records: int, n_seeds: int, threads: int, settings: dict) -> float:
+    """A physics-informed training job's expected wall time (minutes).
+
+    :data:`STEP_S` a step per seed and record, scaled by the trunk's size against the default
+    4 x 64 (width times depth: X3's 5 x 160 network measured 3.1 times the default's time a step,
+    the ratio gives 3.1) and by the threads' speed-up (``threads ** 0.7``).  ``settings``: the job's
+    network settings (``width``, ``depth``; absent keys take the defaults).
+    """
+    size = max(1.0, settings.get("width", 64) * settings.get("depth", 4) / (64 * 4))
+    step_s = STEP_S * size * n_seeds / threads**0.7
+    return steps * n_records * step_s / 60.0
+
+
+def pinn_priority(minutes: float) -> int:
+    """Snakemake's ``priority`` of a training job (higher starts first): its expected minutes, at
+    least 1, so that the longest jobs start first and no core is left with a long job alone at the
+    end; every other rule keeps the default 0."""
+    return max(1, round(minutes))
