@@ -215,7 +215,7 @@ def test_basis_rows_judge_each_readings_band_against_the_response(tmp_path, monk
     linear k-pi band (top 0.8 Hz); a network that reproduces the 2 Hz tone represents it there, one
     that leaves it out does not.  Runs with settings of their own (a suffix) are left out."""
     import numpy as np
-    from tensegrity_id.workflow.readings import basis_rows, reading_settings
+    from tensegrity_id.workflow.readings_runs import basis_rows, reading_settings
 
     monkeypatch.chdir(REPO)
     settings = {n: reading_settings(f) for n, f in load_registration().readings.items()}

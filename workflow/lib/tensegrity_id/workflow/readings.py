@@ -63,6 +63,8 @@ from pathlib import Path
 
 import yaml
 
+from .readings_runs import basis_rows, held_out_share, reading_settings, results_file, results_root, score_run
+
 __all__ = [
     "REGISTRATION",
     "LABEL_LEVEL",
@@ -72,7 +74,6 @@ __all__ = [
     "select_claims",
     "failure_claims",
     "claim_score",
-    "score_run",
     "compare",
 ]
 
@@ -190,33 +191,6 @@ def _read_csv(path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
-def _held_out_share(run: Path, band: float) -> tuple[int, int]:
-    """(inside the band, successful runs) over Table 3's identified or partial rows."""
-    path = run / "results" / "tables" / "table3.csv"
-    if not path.exists():
-        return 0, 0
-    from ..results.identification import KEY
-
-    ok = [r for r in _read_csv(path) if str(r.get(KEY.outcome, "")).strip() in ("identified", "partial")]
-    inside = [r for r in ok if _num(r.get(KEY.held_out_ratio)) and _num(r[KEY.held_out_ratio])[1] < band]
-    return len(inside), len(ok)
-
-
-def score_run(run, claims: list[dict], ids) -> list[dict]:
-    """The scorecard rows (:func:`tensegrity_id.report.scorecard.scorecard`) of the claims ``ids``
-    over the results files of the run folder ``run``, every value a string as in a scorecard file.
-
-    For a run of the protocol's targets only, which has no scorecard of its own: every file in its
-    ``results/`` was made by that run, so each claim reads its file where the run made it and is
-    *not yet produced* where it did not.
-    """
-    from ..report.scorecard.score import scorecard
-
-    wanted = set(ids)
-    df = scorecard([c for c in claims if c["id"] in wanted], root=Path(run))
-    return [{k: "" if v is None else str(v) for k, v in r.items()} for r in df.to_dict("records")]
-
-
 def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, score: bool = False) -> dict:
     """Per-claim scores of each reading, their means over the claims both produced, the decision,
     and the failure claims each reading contradicts.
@@ -231,10 +205,10 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
     cards, scored = {}, {}
     for name, run in runs.items():
         if score:
-            if not (Path(run) / "results").is_dir():
-                raise FileNotFoundError(
-                    f"reading {name!r}: no results folder in {run}; run the protocol first"
-                )
+            try:
+                results_root(run)
+            except FileNotFoundError as exc:
+                raise FileNotFoundError(f"reading {name!r}: {exc}; run the protocol first") from None
             scored[name] = score_run(run, claims, (*reg.claims, *reg.failure_claims))
             cards[name] = {r["id"]: r for r in scored[name]}
             continue
@@ -259,7 +233,7 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
     names = list(runs)
     both = [r for r in rows if all(r[f"{n}_score"] is not None for n in names)]
     means = {n: (sum(r[f"{n}_score"] for r in both) / len(both)) if both else None for n in names}
-    held = {n: _held_out_share(Path(runs[n]), reg.held_out_band) for n in names}
+    held = {n: held_out_share(runs[n], reg.held_out_band) for n in names}
     if any(m is None for m in means.values()):
         decision, why = None, "no claim was produced by every reading"
     else:
@@ -311,117 +285,16 @@ def _write(result: dict, out: Path, *, provenance=None) -> None:
     )
 
 
-SERIES = re.compile(r"(?P<protocol>.+)_seed(?P<seed>\d+)_steps(?P<steps>\d+)_series\.npz")
-"""A physics-informed run's series file with the reading's own settings (no settings suffix)."""
-
-
-def reading_settings(overlay, base=("config/config.yaml", "config/paper.yaml"), root=".") -> dict:
-    """The network settings a reading runs with: ``identify.pinn.settings`` of the base configs with
-    the reading's overlay over them (``n_fourier``, ``fourier``, ``t_ref``; the settings' own
-    defaults where no file gives one)."""
-    from ..identify.pinn.settings import PINNSettings
-
-    out = {k: getattr(PINNSettings(), k) for k in ("n_fourier", "fourier", "t_ref")}
-    for path in dict.fromkeys((*base, overlay)):
-        doc = yaml.safe_load((Path(root) / path).read_text()) or {}
-        given = ((doc.get("identify") or {}).get("pinn") or {}).get("settings") or {}
-        out.update({k: given[k] for k in out if k in given})
-    return out
-
-
-def basis_rows(runs: dict[str, Path], settings: dict[str, dict]) -> list[dict]:
-    """Per reading and run group (treatment, structure, record, protocol, steps), the basis band's
-    top against the record's response, and what the network reproduces above the band.
-
-    Reads each run folder's ``results/identify/pinn_*/{structure}/{record}/{protocol}_seed*_steps*
-    _series.npz`` (runs with settings of their own, a suffix after ``steps``, are left out: their
-    basis is not the reading's) and the record's sensor file ``results/sensors/{structure}/
-    {record}/{protocol}.npz`` (its sample times give ``T_ref``, its noise-free channels ``f99``).  ``status``:
-    *inside the band* where ``f99`` is at most the band's top; else *represented* where the median
-    captured share above the top is at least
-    :data:`~tensegrity_id.identify.pinn.basis_coverage.REPRESENTED`, *not represented* otherwise.
-    """
-    import numpy as np
-
-    from ..identify.pinn.basis_coverage import (
-        REPRESENTED,
-        band_capture,
-        basis_band_hz,
-        dominant_frequencies_hz,
-        time_scale_s,
-    )
-
-    rows = []
-    for name, run in runs.items():
-        s = settings[name]
-        groups: dict[tuple, list[Path]] = {}
-        for path in sorted((Path(run) / "results" / "identify").glob("pinn_*/*/*/*_series.npz")):
-            m = SERIES.fullmatch(path.name)
-            if m is None:
-                continue
-            treatment, structure, record = path.parts[-4][len("pinn_") :], path.parts[-3], path.parts[-2]
-            key = (treatment, structure, record, m["protocol"], int(m["steps"]))
-            groups.setdefault(key, []).append(path)
-        for (treatment, structure, record, protocol, steps), paths in groups.items():
-            sensors = Path(run) / "results" / "sensors" / structure / record / f"{protocol}.npz"
-            f99 = None
-            caps = []
-            for path in paths:
-                with np.load(path) as z:
-                    if int(np.asarray(z["coord"]).ravel()[0]) < 0:
-                        continue
-                    t, true, net = z["t"], z["true"], z["network"]
-                if sensors.exists():
-                    with np.load(sensors) as d:  # the response (the channels without their noise)
-                        t_rec = np.asarray(d["t"], float)
-                        channels = np.asarray(d["clean" if "clean" in d.files else "noisy"], float)
-                else:
-                    t_rec, channels = np.asarray(t, float), None
-                top = float(
-                    basis_band_hz(s["n_fourier"], s["fourier"], time_scale_s(t_rec, s["t_ref"])).max()
-                )
-                if f99 is None and channels is not None:
-                    f99 = dominant_frequencies_hz(t_rec, channels).quantile_hz[0.99]
-                caps.append(band_capture(t, true, net, top))
-            if not caps:
-                continue
-            above = float(np.median([c.captured_above for c in caps]))
-            if f99 is not None and f99 <= top:
-                status = "inside the band"
-            else:
-                status = "represented" if above >= REPRESENTED else "not represented"
-            rows.append(
-                {
-                    "reading": name,
-                    "treatment": treatment,
-                    "structure": structure,
-                    "record": record,
-                    "protocol": protocol,
-                    "steps": steps,
-                    "seeds": len(caps),
-                    "basis_top_hz": top,
-                    "f99_hz": f99,
-                    "share_above": float(np.median([c.share_above for c in caps])),
-                    "captured_above": above,
-                    "captured_below": float(np.median([c.captured_below for c in caps])),
-                    "status": status,
-                }
-            )
-    return rows
-
-
 def _provenance(args, runs: dict[str, Path], result: dict) -> dict:
     """What made the decision: this command, its arguments (as its config), the registration, the
     claims and each run's files read (:mod:`tensegrity_id.results.provenance`): its scorecard and
     Table 3, or with ``--score`` the results files its scored claims came from."""
     from ..results.provenance import provenance_of
 
-    names = set(TABLES)
-    if args.score:
-        names = {"table3.csv"}
-    files = [Path(run) / "results" / "tables" / name for run in runs.values() for name in sorted(names)]
+    names = ("table3.csv",) if args.score else TABLES
+    files = [results_file(run, f"results/tables/{name}") for run in runs.values() for name in names]
     for name, rows in result.get("scorecards", {}).items():
-        files += sorted({Path(runs[name]) / r["source"] for r in rows if r.get("source")})
+        files += sorted({results_file(runs[name], r["source"]) for r in rows if r.get("source")})
     return provenance_of(
         COMMAND,
         config={

@@ -1,0 +1,103 @@
+"""The runs behind the readings' comparison: their folders, publication and scoring from a
+published copy (tensegrity_id.workflow.readings_runs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tensegrity_id.report.scorecard.claims import load_claims
+from tensegrity_id.workflow.readings_runs import (
+    MANIFEST,
+    held_out_share,
+    main,
+    publish,
+    published_files,
+    results_file,
+    results_root,
+    score_run,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(root: Path, sigma: float = 2.0) -> Path:
+    res = root / "results"
+    (res / "tables").mkdir(parents=True)
+    (res / "tables" / "table3.csv").write_text(
+        f"row,outcome,held_out_ratio,sigma_max_pct\nx1_taut_1pt,identified,2.0,{sigma}\n"
+        "x2_taut_1pt,partial,40,7.0\nx2_slack_1pt,fit failure,1.5,60\n"
+    )
+    ident = res / "identify/pinn_smooth/x1/taut_1pt"
+    ident.mkdir(parents=True)
+    (ident / "top_node_seed0_steps12000.json").write_text("{}")
+    np.savez(ident / "top_node_seed0_steps12000_series.npz", coord=4, t=np.arange(3.0))
+    (ident / "top_node_seed0_steps12000_history.csv").write_text("step\n0\n")  # not published
+    (res / "records/x1").mkdir(parents=True)
+    (res / "records/x1/taut_1pt.json").write_text("{}")  # not published
+    return root
+
+
+def test_publish_copies_what_the_comparison_reads_and_records_the_part(tmp_path):
+    run = _run(tmp_path / "run")
+    assert [str(p) for p in published_files(run / "results")] == [
+        "identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps12000.json",
+        "identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps12000_series.npz",
+        "tables/table3.csv",
+    ]
+    out = tmp_path / "pub"
+    part = publish(run, out, command="snakemake ... table3", wall_s=12.5, date="2026-12-07")
+    assert part["added"] == 3 and part["equal"] == 0 and part["commit"] == "not a git checkout"
+    assert (out / "tables/table3.csv").read_bytes() == (run / "results/tables/table3.csv").read_bytes()
+    assert not (out / "records").exists() and not list(out.rglob("*_history.csv"))
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert (
+        manifest["parts"][0]["command"] == "snakemake ... table3" and manifest["parts"][0]["wall_s"] == 12.5
+    )
+    assert len(manifest["files"]) == 3 and all(len(h) == 64 for h in manifest["files"].values())
+    # a second part: equal files left as they are, new ones added, both parts recorded
+    (run / "results/tables/table5.csv").write_text("row\nx\n")
+    again = publish(run, out, command="snakemake ... table5")
+    assert (again["added"], again["equal"]) == (1, 3)
+    assert [p["command"] for p in json.loads((out / MANIFEST).read_text())["parts"]] == [
+        "snakemake ... table3",
+        "snakemake ... table5",
+    ]
+
+
+def test_publish_refuses_other_content_naming_it_before_copying_anything(tmp_path, capsys):
+    out = tmp_path / "pub"
+    publish(_run(tmp_path / "a"), out, command="first")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    other = _run(tmp_path / "b", sigma=9.0)
+    (other / "results/tables/table5.csv").write_text("row\nnew\n")
+    with pytest.raises(FileExistsError, match=r"1 path\(s\): tables/table3.csv; publish into another folder"):
+        publish(other, out, command="second")
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before  # table5 not copied either
+    assert main([str(other), str(out), "--command", "second"]) == 1
+    assert "error:" in capsys.readouterr().err
+    with pytest.raises(FileNotFoundError, match="has no results/ folder"):
+        publish(tmp_path / "nothing", out, command="x")
+
+
+def test_a_published_copy_scores_as_its_run(tmp_path):
+    """The layout without results/ (a published copy) reads the same values as the run."""
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    ids = ["table3.x1_taut_1pt.sigma_max_pct", "table3.x2_taut_1pt.outcome", "table3.x3_taut_1pt.outcome"]
+    run = _run(tmp_path / "run")
+    publish(run, tmp_path / "pub", command="x")
+    assert results_root(tmp_path / "pub") == tmp_path / "pub"
+    assert results_file(tmp_path / "pub", "results/tables/table3.csv") == tmp_path / "pub/tables/table3.csv"
+    a, b = score_run(run, claims, ids), score_run(tmp_path / "pub", claims, ids)
+    assert a == b
+    rows = {r["id"]: r for r in a}
+    assert float(rows["table3.x1_taut_1pt.sigma_max_pct"]["here"]) == 2.0
+    assert rows["table3.x1_taut_1pt.sigma_max_pct"]["source"] == "results/tables/table3.csv"
+    assert rows["table3.x2_taut_1pt.outcome"]["here"] == "partial"
+    assert rows["table3.x3_taut_1pt.outcome"]["status"] == "not yet produced"
+    # the tie rule's share: successful rows (identified, partial) with a held-out ratio below 10
+    assert held_out_share(run, 10.0) == held_out_share(tmp_path / "pub", 10.0) == (1, 2)
+    with pytest.raises(FileNotFoundError, match="no results folder in"):
+        results_root(tmp_path / "empty")

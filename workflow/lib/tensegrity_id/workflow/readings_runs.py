@@ -1,0 +1,323 @@
+"""The runs behind the comparison of two identification readings: their folders, their scoring,
+their time basis, and their publication as evidence.
+
+A reading's run is a working directory of the workflow (its ``results/``), or the published copy of
+what the comparison reads from one (``resources/readings/<reading>/``: the same files with
+``results/`` left off the path, and a ``MANIFEST.json``; :func:`publish`).  The comparison's
+protocol (``config/readings_protocol.yaml``) is long: each part of it may run in its own session and
+be published into the same folder, and the comparison reads the folder.
+
+Publish a finished run (its files are added; a file already there with other content is refused,
+naming it, before anything is copied)::
+
+    python -m tensegrity_id.workflow.readings_runs RUN_DIR resources/readings/READING \\
+        --command "snakemake ..." [--wall-s S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as _dt
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+__all__ = [
+    "MANIFEST",
+    "PUBLISHED",
+    "SERIES",
+    "results_root",
+    "results_file",
+    "score_run",
+    "held_out_share",
+    "reading_settings",
+    "basis_rows",
+    "published_files",
+    "publish",
+]
+
+MANIFEST = "MANIFEST.json"
+PUBLISHED = (
+    "tables/*.csv",
+    "values/*.json",
+    "fisher/*/*/*.json",
+    "sensors/*/*/*.npz",
+    "identify/pinn_*/*/*/*_seed*_steps*.json",
+    "identify/pinn_*/*/*/*_series.npz",
+)
+"""What :func:`publish` copies of a run's ``results/``: the tables and values the claims read, the
+Fisher analyses (the bounds beside the identified errors), the sensor files and each training run's
+result and series (the basis check); not the records, histories, logs or figures."""
+SERIES = re.compile(r"(?P<protocol>.+)_seed(?P<seed>\d+)_steps(?P<steps>\d+)_series\.npz")
+"""A physics-informed run's series file with the reading's own settings (no settings suffix)."""
+
+
+def results_root(run) -> Path:
+    """The folder standing for ``results/`` in a reading's run: ``run/results`` of a working
+    directory, or ``run`` itself when it is a published copy (it holds :data:`MANIFEST`)."""
+    run = Path(run)
+    if (run / "results").is_dir():
+        return run / "results"
+    if (run / MANIFEST).is_file():
+        return run
+    raise FileNotFoundError(f"no results folder in {run} (neither results/ nor a published {MANIFEST})")
+
+
+def results_file(run, path: str) -> Path:
+    """A results path as the workflow names it (``results/tables/table3.csv``) in a run's folder."""
+    return results_root(run) / str(path).removeprefix("results/")
+
+
+def score_run(run, claims: list[dict], ids) -> list[dict]:
+    """The scorecard rows (:func:`tensegrity_id.report.scorecard.scorecard`) of the claims ``ids``
+    over the results files of the run ``run``, every value a string as in a scorecard file.
+
+    For a run of the protocol's targets only, which has no scorecard of its own: every file in it
+    was made by that run, so each claim reads its file where the run made it and is *not yet
+    produced* where it did not.  ``source`` keeps the workflow's path (``results/...``).
+    """
+    from ..report.scorecard.score import scorecard
+
+    wanted = set(ids)
+    mine = []
+    for c in claims:
+        if c["id"] not in wanted:
+            continue
+        if "source" in c:
+            c = {**c, "source": {**c["source"], "file": c["source"]["file"].removeprefix("results/")}}
+        mine.append(c)
+    df = scorecard(mine, root=results_root(run))
+    rows = [{k: "" if v is None else str(v) for k, v in r.items()} for r in df.to_dict("records")]
+    for r in rows:
+        if r.get("source") and not r["source"].startswith("results/"):
+            r["source"] = f"results/{r['source']}"
+    return rows
+
+
+def _float(x) -> float | None:
+    try:
+        v = float(str(x).strip())
+    except ValueError:
+        return None
+    return v if v == v else None
+
+
+def held_out_share(run, band: float) -> tuple[int, int]:
+    """(inside the band, successful runs) over Table 3's identified or partial rows of a run."""
+    try:
+        path = results_file(run, "results/tables/table3.csv")
+    except FileNotFoundError:
+        return 0, 0
+    if not path.exists():
+        return 0, 0
+    from ..results.identification import KEY
+
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    ok = [r for r in rows if str(r.get(KEY.outcome, "")).strip() in ("identified", "partial")]
+    ratios = [_float(r.get(KEY.held_out_ratio, "")) for r in ok]
+    return sum(v is not None and v < band for v in ratios), len(ok)
+
+
+def reading_settings(overlay, base=("config/config.yaml", "config/paper.yaml"), root=".") -> dict:
+    """The network settings a reading runs with: ``identify.pinn.settings`` of the base configs with
+    the reading's overlay over them (``n_fourier``, ``fourier``, ``t_ref``; the settings' own
+    defaults where no file gives one)."""
+    from ..identify.pinn.settings import PINNSettings
+
+    out = {k: getattr(PINNSettings(), k) for k in ("n_fourier", "fourier", "t_ref")}
+    for path in dict.fromkeys((*base, overlay)):
+        doc = yaml.safe_load((Path(root) / path).read_text()) or {}
+        given = ((doc.get("identify") or {}).get("pinn") or {}).get("settings") or {}
+        out.update({k: given[k] for k in out if k in given})
+    return out
+
+
+def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
+    """Per reading and run group (treatment, structure, record, protocol, steps), the basis band's
+    top against the record's response, and what the network reproduces above the band.
+
+    Reads each run's ``identify/pinn_*/{structure}/{record}/{protocol}_seed*_steps*_series.npz``
+    (runs with settings of their own, a suffix after ``steps``, are left out: their basis is not
+    the reading's) and the record's sensor file ``sensors/{structure}/{record}/{protocol}.npz`` (its
+    sample times give ``T_ref``, its noise-free channels ``f99``).  ``status``: *inside the band*
+    where ``f99`` is at most the band's top; else *represented* where the median captured share
+    above the top is at least :data:`~tensegrity_id.identify.pinn.basis_coverage.REPRESENTED`,
+    *not represented* otherwise.
+    """
+    import numpy as np
+
+    from ..identify.pinn.basis_coverage import (
+        REPRESENTED,
+        band_capture,
+        basis_band_hz,
+        dominant_frequencies_hz,
+        time_scale_s,
+    )
+
+    rows = []
+    for name, run in runs.items():
+        s = settings[name]
+        root = results_root(run)
+        groups: dict[tuple, list[Path]] = {}
+        for path in sorted((root / "identify").glob("pinn_*/*/*/*_series.npz")):
+            m = SERIES.fullmatch(path.name)
+            if m is None:
+                continue
+            treatment, structure, record = path.parts[-4][len("pinn_") :], path.parts[-3], path.parts[-2]
+            key = (treatment, structure, record, m["protocol"], int(m["steps"]))
+            groups.setdefault(key, []).append(path)
+        for (treatment, structure, record, protocol, steps), paths in groups.items():
+            sensors = root / "sensors" / structure / record / f"{protocol}.npz"
+            f99, top = None, None
+            caps = []
+            for path in paths:
+                with np.load(path) as z:
+                    if int(np.asarray(z["coord"]).ravel()[0]) < 0:
+                        continue
+                    t, true, net = z["t"], z["true"], z["network"]
+                if sensors.exists():
+                    with np.load(sensors) as d:  # the response (the channels without their noise)
+                        t_rec = np.asarray(d["t"], float)
+                        channels = np.asarray(d["clean" if "clean" in d.files else "noisy"], float)
+                else:
+                    t_rec, channels = np.asarray(t, float), None
+                T = time_scale_s(t_rec, s["t_ref"])
+                top = float(basis_band_hz(s["n_fourier"], s["fourier"], T).max())
+                if f99 is None and channels is not None:
+                    f99 = dominant_frequencies_hz(t_rec, channels).quantile_hz[0.99]
+                caps.append(band_capture(t, true, net, top))
+            if not caps:
+                continue
+            above = float(np.median([c.captured_above for c in caps]))
+            if f99 is not None and f99 <= top:
+                status = "inside the band"
+            else:
+                status = "represented" if above >= REPRESENTED else "not represented"
+            rows.append(
+                {
+                    "reading": name,
+                    "treatment": treatment,
+                    "structure": structure,
+                    "record": record,
+                    "protocol": protocol,
+                    "steps": steps,
+                    "seeds": len(caps),
+                    "basis_top_hz": top,
+                    "f99_hz": f99,
+                    "share_above": float(np.median([c.share_above for c in caps])),
+                    "captured_above": above,
+                    "captured_below": float(np.median([c.captured_below for c in caps])),
+                    "status": status,
+                }
+            )
+    return rows
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def published_files(results: Path) -> list[Path]:
+    """The files of a run's ``results/`` that :func:`publish` copies (:data:`PUBLISHED`), relative."""
+    results = Path(results)
+    return sorted(
+        {p.relative_to(results) for pattern in PUBLISHED for p in results.glob(pattern) if p.is_file()}
+    )
+
+
+def _commit(folder: Path) -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "not a git checkout"
+    return f"{out}-dirty" if dirty else out
+
+
+def publish(run, out, *, command: str, wall_s: float | None = None, date: str | None = None) -> dict:
+    """Add a finished run's comparison files (:func:`published_files`) to the published folder
+    ``out`` and record the run as a part in its :data:`MANIFEST` (commit, command, date, wall time,
+    the files it added or found equal).
+
+    Nothing is lost: a file already in ``out`` with other content is refused, every such file
+    named, before anything is copied; files equal to the run's are left as they are.  Returns the
+    part recorded.
+    """
+    run, out = Path(run), Path(out)
+    results = run / "results"
+    if not results.is_dir():
+        raise FileNotFoundError(f"{run} has no results/ folder: give the run's working directory")
+    files = published_files(results)
+    if not files:
+        raise FileNotFoundError(
+            f"{results} holds none of the files the comparison reads ({', '.join(PUBLISHED)})"
+        )
+    sums = {str(f): _sha256(results / f) for f in files}
+    clash = [f for f in sums if (out / f).exists() and _sha256(out / f) != sums[f]]
+    if clash:
+        raise FileExistsError(
+            f"{out} already holds other content at {len(clash)} path(s): {', '.join(clash[:10])}"
+            f"{' ...' if len(clash) > 10 else ''}; publish into another folder or remove them yourself"
+        )
+    manifest_path = out / MANIFEST
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"parts": [], "files": {}}
+    added = [f for f in sums if not (out / f).exists()]
+    for f in added:
+        (out / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(results / f, out / f)
+    part = {
+        "commit": _commit(run),
+        "command": command,
+        "date": date or _dt.date.today().isoformat(),
+        "wall_s": wall_s,
+        "added": len(added),
+        "equal": len(sums) - len(added),
+    }
+    manifest["parts"].append(part)
+    manifest["files"].update({f: sums[f] for f in sums})
+    manifest["files"] = dict(sorted(manifest["files"].items()))
+    tmp = manifest_path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
+    tmp.replace(manifest_path)
+    return part
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m tensegrity_id.workflow.readings_runs", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("run", type=Path, help="the run's working directory (holding results/)")
+    ap.add_argument("out", type=Path, help="the published folder, e.g. resources/readings/default")
+    ap.add_argument("--command", required=True, help="the command that made the run, as run")
+    ap.add_argument("--wall-s", type=float, default=None, help="the run's wall time (s)")
+    args = ap.parse_args(argv)
+    try:
+        part = publish(args.run, args.out, command=args.command, wall_s=args.wall_s)
+    except (FileNotFoundError, FileExistsError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.out}: {part['added']} file(s) added, {part['equal']} equal, from commit {part['commit']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
