@@ -101,3 +101,43 @@ def test_a_published_copy_scores_as_its_run(tmp_path):
     assert held_out_share(run, 10.0) == held_out_share(tmp_path / "pub", 10.0) == (1, 2)
     with pytest.raises(FileNotFoundError, match="no results folder in"):
         results_root(tmp_path / "empty")
+
+
+def test_fisher_evidence_beside_a_failure_claims_error(tmp_path):
+    """A Table 3 row's record: the largest relative bound (%, which parameter), the near-null
+    parameters and the condition, with the row's identified error; nothing for other claims."""
+    from tensegrity_id.data.runio import write_json
+    from tensegrity_id.results.fisher import FisherAnalysis, StructuralIdentifiability
+    from tensegrity_id.workflow.readings_runs import fisher_evidence
+
+    run = _run(tmp_path / "run")
+    (run / "results/tables/table3.csv").write_text(
+        "row,structure,record,protocol,sigma_max_pct,outcome\nx2_taut_1pt,x2,taut_1pt,half,6.5,partial\n"
+    )
+    fa = FisherAnalysis(
+        names=["sigma_0", "sigma_1", "c"],
+        theta=[100.0, 50.0, 0.5],
+        J=[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]],
+        eigenvalues=[1.0, 1.0, 1.0],
+        eigenvectors=[[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]],
+        near_null=[],
+        null_members=["sigma_1"],
+        identifiable=["sigma_0", "c"],
+        condition_identifiable=37.0,
+        lambda_min_identifiable=1.0,
+        crlb={"sigma_0": 40.0, "c": 0.01},
+        crlb_relative={"sigma_0": 0.4, "c": 0.02},
+        sensitivity_norms={"sigma_0": 1.0, "sigma_1": 1.0, "c": 1.0},
+        structural=StructuralIdentifiability(
+            resolvable=2, n_cables=2, invisible=[], n_combinations=0, combinations=[], n_cable_self_stresses=0
+        ),
+        channels=[3],
+        active_channels=[3],
+    )
+    (run / "results/fisher/x2/taut_1pt").mkdir(parents=True)
+    write_json(run / "results/fisher/x2/taut_1pt/half.json", fa.to_json(provenance={"rule": "test"}))
+    ev = fisher_evidence(run, "table3.x2_taut_1pt.outcome")
+    assert ev["crlb_max_pct"] == pytest.approx(40.0) and ev["crlb_max_parameter"] == "sigma_0"
+    assert ev["null_members"] == "sigma_1" and ev["condition"] == 37.0 and ev["sigma_max_pct"] == 6.5
+    assert fisher_evidence(run, "fig7_taut_outcome") == {}
+    assert fisher_evidence(run, "table3.x9_taut_1pt.outcome") == {}

@@ -63,7 +63,15 @@ from pathlib import Path
 
 import yaml
 
-from .readings_runs import basis_rows, held_out_share, reading_settings, results_file, results_root, score_run
+from .readings_runs import (
+    basis_rows,
+    fisher_evidence,
+    held_out_share,
+    reading_settings,
+    results_file,
+    results_root,
+    score_run,
+)
 
 __all__ = [
     "REGISTRATION",
@@ -244,6 +252,8 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
             share = {n: (held[n][0] / held[n][1]) if held[n][1] else 0.0 for n in names}
             decision = max(names, key=lambda n: share[n])
             why = "a tie of the means; the larger share of held-out ratios in the paper's band"
+    from ..results.identification import KEY
+
     failures = []
     for cid in reg.failure_claims:
         paper = str(by_id[cid]["paper"]).strip()
@@ -252,6 +262,9 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
             here = str(card.get(cid, {}).get("here", "")).strip()
             row[f"{name}_here"] = here or None
             row[f"{name}_contradicts"] = here in LABEL_LEVEL and LABEL_LEVEL[here] > LABEL_LEVEL[paper]
+            if score:  # the record's Fisher analysis beside the error each reading identified
+                for k, v in fisher_evidence(runs[name], cid).items():
+                    row[k if k != KEY.sigma_max_pct else f"{name}_{k}"] = v
         failures.append(row)
     return {
         "readings": names,
@@ -295,6 +308,7 @@ def _provenance(args, runs: dict[str, Path], result: dict) -> dict:
     files = [results_file(run, f"results/tables/{name}") for run in runs.values() for name in names]
     for name, rows in result.get("scorecards", {}).items():
         files += sorted({results_file(runs[name], r["source"]) for r in rows if r.get("source")})
+        files += sorted((results_root(runs[name]) / "fisher").glob("*/*/*.json"))  # the failures' evidence
     return provenance_of(
         COMMAND,
         config={

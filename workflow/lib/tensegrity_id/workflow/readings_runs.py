@@ -39,6 +39,7 @@ __all__ = [
     "held_out_share",
     "reading_settings",
     "basis_rows",
+    "fisher_evidence",
     "published_files",
     "publish",
 ]
@@ -219,6 +220,43 @@ def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
                 }
             )
     return rows
+
+
+def fisher_evidence(run, claim_id: str) -> dict:
+    """What the Fisher analysis says of a Table 3 row's record (for a failure claim
+    ``table3.<row>.outcome``): the largest relative Cramér–Rao bound over the identifiable parameters
+    (%, and which), the parameters left out for near-null directions and the condition number of
+    the identifiable block, from ``fisher/{structure}/{record}/{protocol}.json`` of the run; and the
+    row's identified worst cable error (%).  Empty where the claim is not a Table 3 row's or the run
+    lacks the files."""
+    from ..results.fisher import FisherAnalysis
+    from ..results.identification import KEY
+
+    parts = claim_id.split(".")
+    if len(parts) != 3 or parts[0] != "table3":
+        return {}
+    try:
+        table = results_file(run, "results/tables/table3.csv")
+    except FileNotFoundError:
+        return {}
+    if not table.exists():
+        return {}
+    with open(table, newline="") as fh:
+        row = next((r for r in csv.DictReader(fh) if r.get("row") == parts[1]), None)
+    if row is None:
+        return {}
+    path = results_root(run) / "fisher" / row["structure"] / row["record"] / f"{row['protocol']}.json"
+    out = {KEY.sigma_max_pct: _float(row.get(KEY.sigma_max_pct, ""))}
+    if path.exists():
+        fa = FisherAnalysis.load(path)
+        worst = fa.worst_crlb_parameter if fa.crlb_relative else None
+        out.update(
+            crlb_max_pct=None if worst is None else 100.0 * fa.crlb_relative[worst],
+            crlb_max_parameter=worst,
+            null_members=" ".join(fa.null_members),
+            condition=fa.condition_identifiable,
+        )
+    return out
 
 
 def _sha256(path: Path) -> str:
