@@ -259,3 +259,30 @@ def test_basis_rows_judge_each_readings_band_against_the_response(tmp_path, monk
     ).unlink()
     (lp2,) = basis_rows(runs, settings)
     assert lp2["seeds"] == 2 and lp2["status"] == "not represented"  # median of 0.9999 and 0
+
+
+def test_the_report_page_shows_the_decision_the_parts_and_the_failures(tmp_path):
+    from tensegrity_id.workflow.readings_report import part_of, render
+
+    assert [
+        part_of(i) for i in ("table3.x1_taut_1pt.outcome", "seed_study_sigma_sd", "fig7_taut_outcome")
+    ] == [
+        "table3",
+        "seed_study",
+        "fig7",
+    ]
+    claims = load_claims(REPO / "resources/published/claims.yaml", REPO)
+    runs = {}
+    for name, (err, label) in {"a": (40.0, "partial"), "b": (0.3, "identified")}.items():
+        tables = tmp_path / name / "results" / "tables"
+        tables.mkdir(parents=True)
+        (tables / "table3.csv").write_text(
+            f"row,outcome,held_out_ratio,sigma_max_pct\nx1_taut_1pt,{label},2.0,{err}\n"
+            f"x2_taut_1pt,{label},2.0,{err}\n"
+        )
+        runs[name] = tmp_path / name
+    page = render(compare(runs, _reg(), claims, score=True))
+    assert "Decision: **b** (the lower mean score)" in page
+    assert "| table3 | 2 |" in page
+    assert "| table3.x1_taut_1pt.outcome | identified | partial (1) | identified (0) |" in page
+    assert "| table3.x2_taut_1pt.outcome | silent failure | partial | identified | yes | yes |" in page

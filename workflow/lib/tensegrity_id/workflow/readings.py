@@ -46,9 +46,11 @@ order).  A run of the whole study has its scorecard; a run of the comparison's p
 (``config/readings_protocol.yaml``: Table 3, the seed study, Table 5 and the bridge) has none,
 and ``--score`` scores each run's results files itself (:func:`score_run`, the scorecard's own
 rules; a claim whose file the run lacks is *not yet produced*) and writes each reading's
-scorecard beside the decision.  It exits 1 when it cannot decide (no claim produced by both
-runs).  ``--check`` re-derives the frozen claim list from the claims file and fails when it
-differs.
+scorecard beside the decision.  A run may also be a reading's published folder of evidence
+(:mod:`tensegrity_id.workflow.readings_runs`).  Beside the tables, ``readings_report.md`` shows
+them as a page (:mod:`tensegrity_id.workflow.readings_report`).  It exits 1 when it cannot
+decide (no claim produced by both runs).  ``--check`` re-derives the frozen claim list from the
+claims file and fails when it differs.
 """
 
 from __future__ import annotations
@@ -282,9 +284,11 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
 def _write(result: dict, out: Path, *, provenance=None) -> None:
     import pandas as pd
 
-    from ..data.runio import write_csv, write_json
+    from ..data.runio import write_csv, write_json, write_text
+    from .readings_report import render
 
     out.mkdir(parents=True, exist_ok=True)
+    write_text(out / "readings_report.md", render(result))
     write_csv(pd.DataFrame(result["rows"]), out / "readings_claims.csv", index=False)
     write_csv(pd.DataFrame(result["failures"]), out / "readings_failure_claims.csv", index=False)
     if result.get("basis"):

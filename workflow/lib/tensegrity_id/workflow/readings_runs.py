@@ -245,9 +245,10 @@ def fisher_evidence(run, claim_id: str) -> dict:
         row = next((r for r in csv.DictReader(fh) if r.get("row") == parts[1]), None)
     if row is None:
         return {}
-    path = results_root(run) / "fisher" / row["structure"] / row["record"] / f"{row['protocol']}.json"
     out = {KEY.sigma_max_pct: _float(row.get(KEY.sigma_max_pct, ""))}
-    if path.exists():
+    where = [row.get(k) for k in ("structure", "record", "protocol")]
+    path = results_root(run) / "fisher" / str(where[0]) / str(where[1]) / f"{where[2]}.json"
+    if all(where) and path.exists():
         fa = FisherAnalysis.load(path)
         worst = fa.worst_crlb_parameter if fa.crlb_relative else None
         out.update(
