@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as _dt
-import hashlib
 import json
 import re
 import shutil
@@ -28,6 +27,8 @@ import sys
 from pathlib import Path
 
 import yaml
+
+from ..results.provenance import file_sha256
 
 __all__ = [
     "MANIFEST",
@@ -260,14 +261,6 @@ def fisher_evidence(run, claim_id: str) -> dict:
     return out
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def published_files(results: Path) -> list[Path]:
     """The files of a run's ``results/`` that :func:`publish` copies (:data:`PUBLISHED`), relative."""
     results = Path(results)
@@ -310,8 +303,8 @@ def publish(run, out, *, command: str, wall_s: float | None = None, date: str | 
         raise FileNotFoundError(
             f"{results} holds none of the files the comparison reads ({', '.join(PUBLISHED)})"
         )
-    sums = {str(f): _sha256(results / f) for f in files}
-    clash = [f for f in sums if (out / f).exists() and _sha256(out / f) != sums[f]]
+    sums = {str(f): file_sha256(results / f) for f in files}
+    clash = [f for f in sums if (out / f).exists() and file_sha256(out / f) != sums[f]]
     if clash:
         raise FileExistsError(
             f"{out} already holds other content at {len(clash)} path(s): {', '.join(clash[:10])}"

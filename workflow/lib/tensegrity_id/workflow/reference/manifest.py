@@ -4,7 +4,6 @@ the run's seed scatter, and the manifest's file paths checked to stay inside the
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import math
 from pathlib import Path, PurePosixPath
@@ -107,11 +106,10 @@ def seed_scatter(results: Path) -> dict:
 
 
 def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """The SHA-256 of a file's bytes (:func:`tensegrity_id.results.provenance.file_sha256`)."""
+    from ...results.provenance import file_sha256
+
+    return file_sha256(path)
 
 
 def published_files(results: Path) -> list[Path]:
