@@ -141,3 +141,24 @@ def test_fisher_evidence_beside_a_failure_claims_error(tmp_path):
     assert ev["null_members"] == "sigma_1" and ev["condition"] == 37.0 and ev["sigma_max_pct"] == 6.5
     assert fisher_evidence(run, "fig7_taut_outcome") == {}
     assert fisher_evidence(run, "table3.x9_taut_1pt.outcome") == {}
+
+
+def test_a_published_folder_is_verified_against_its_manifest(tmp_path, monkeypatch, capsys):
+    from tensegrity_id.workflow.readings import REGISTRATION, load_registration
+    from tensegrity_id.workflow.readings import main as readings_main
+    from tensegrity_id.workflow.readings_runs import verify
+
+    pub = tmp_path / "pub"
+    publish(_run(tmp_path / "run"), pub, command="x")
+    assert verify(pub) == [] and verify(tmp_path / "run") == []
+    (pub / "tables/table3.csv").write_text("row\nedited\n")
+    (pub / "identify/pinn_smooth/x1/taut_1pt/top_node_seed0_steps12000.json").unlink()
+    problems = verify(pub)
+    assert len(problems) == 2
+    assert any("table3.csv: changed since it was published" in p for p in problems)
+    assert any("top_node_seed0_steps12000.json: listed in" in p and "but missing" in p for p in problems)
+    monkeypatch.chdir(REPO)
+    names = list(load_registration(REGISTRATION).readings)
+    assert readings_main([str(pub), str(pub), "--score", "--out", str(tmp_path / "out")]) == 1
+    assert "changed since it was published" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and len(names) == 2

@@ -73,6 +73,7 @@ from .readings_runs import (
     results_file,
     results_root,
     score_run,
+    verify,
 )
 
 __all__ = [
@@ -357,6 +358,11 @@ def main(argv=None) -> int:
     if len(args.runs) != len(reg.readings):
         ap.error(f"give one run folder per reading ({', '.join(reg.readings)})")
     runs = dict(zip(reg.readings, args.runs, strict=True))
+    broken = [line for run in runs.values() for line in verify(run)]
+    for line in broken:
+        print(f"error: {line}", file=sys.stderr)
+    if broken:
+        return 1
     result = compare(runs, reg, claims, score=args.score)
     result["basis"] = basis_rows(runs, {n: reading_settings(f) for n, f in reg.readings.items()})
     _write(result, args.out, provenance=_provenance(args, runs, result))

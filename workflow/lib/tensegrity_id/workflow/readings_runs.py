@@ -43,6 +43,7 @@ __all__ = [
     "fisher_evidence",
     "published_files",
     "publish",
+    "verify",
 ]
 
 MANIFEST = "MANIFEST.json"
@@ -331,6 +332,24 @@ def publish(run, out, *, command: str, wall_s: float | None = None, date: str | 
     tmp.write_text(json.dumps(manifest, indent=1) + "\n")
     tmp.replace(manifest_path)
     return part
+
+
+def verify(folder) -> list[str]:
+    """The problems of a published folder against its :data:`MANIFEST`: each listed file missing or
+    with another SHA-256 than recorded, named; empty for an intact folder or a working directory
+    (which has no manifest)."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if (folder / "results").is_dir() or not path.is_file():
+        return []
+    files = json.loads(path.read_text()).get("files", {})
+    problems = []
+    for rel, sha in files.items():
+        if not (folder / rel).is_file():
+            problems.append(f"{folder / rel}: listed in {path} but missing")
+        elif file_sha256(folder / rel) != sha:
+            problems.append(f"{folder / rel}: changed since it was published (its SHA-256 differs)")
+    return problems
 
 
 def main(argv=None) -> int:
