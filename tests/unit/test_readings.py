@@ -251,6 +251,7 @@ def test_basis_rows_judge_each_readings_band_against_the_response(tmp_path, monk
     assert d["basis_top_hz"] == pytest.approx(12.8) and lp["basis_top_hz"] == pytest.approx(0.8)
     assert 1.8 <= d["f99_hz"] <= 2.4
     assert d["status"] == "inside the band"  # whatever its network does
+    assert d["share_above"] < 1e-3 and d["captured_above"] is None  # nothing above 12.8 Hz to judge
     assert lp["seeds"] == 3 and lp["captured_above"] == pytest.approx(1 - 0.01**2, abs=1e-3)
     assert lp["status"] == "represented" and lp["share_above"] == pytest.approx(0.2, abs=5e-3)
     runs.pop("default")

@@ -58,6 +58,8 @@ PUBLISHED = (
 """What :func:`publish` copies of a run's ``results/``: the tables and values the claims read, the
 Fisher analyses (the bounds beside the identified errors), the sensor files and each training run's
 result and series (the basis check); not the records, histories, logs or figures."""
+NEGLIGIBLE = 1e-3
+"""A share of the true power above the band below which the share reproduced is not reported."""
 SERIES = re.compile(r"(?P<protocol>.+)_seed(?P<seed>\d+)_steps(?P<steps>\d+)_series\.npz")
 """A physics-informed run's series file with the reading's own settings (no settings suffix)."""
 
@@ -153,7 +155,8 @@ def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
     sample times give ``T_ref``, its noise-free channels ``f99``).  ``status``: *inside the band*
     where ``f99`` is at most the band's top; else *represented* where the median captured share
     above the top is at least :data:`~tensegrity_id.identify.pinn.basis_coverage.REPRESENTED`,
-    *not represented* otherwise.
+    *not represented* otherwise.  ``captured_above`` is left empty where the true power above the
+    band is below :data:`NEGLIGIBLE` of the whole (nothing there to reproduce).
     """
     import numpy as np
 
@@ -199,11 +202,13 @@ def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
                 caps.append(band_capture(t, true, net, top))
             if not caps:
                 continue
-            above = float(np.median([c.captured_above for c in caps]))
+            share = float(np.median([c.share_above for c in caps]))
+            # a share the noise of the arithmetic can swamp is not judged (a ratio of two near-zeros)
+            above = float(np.median([c.captured_above for c in caps])) if share >= NEGLIGIBLE else None
             if f99 is not None and f99 <= top:
                 status = "inside the band"
             else:
-                status = "represented" if above >= REPRESENTED else "not represented"
+                status = "represented" if above is not None and above >= REPRESENTED else "not represented"
             rows.append(
                 {
                     "reading": name,
@@ -215,7 +220,7 @@ def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
                     "seeds": len(caps),
                     "basis_top_hz": top,
                     "f99_hz": f99,
-                    "share_above": float(np.median([c.share_above for c in caps])),
+                    "share_above": share,
                     "captured_above": above,
                     "captured_below": float(np.median([c.captured_below for c in caps])),
                     "status": status,
