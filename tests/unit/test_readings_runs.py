@@ -162,3 +162,15 @@ def test_a_published_folder_is_verified_against_its_manifest(tmp_path, monkeypat
     assert readings_main([str(pub), str(pub), "--score", "--out", str(tmp_path / "out")]) == 1
     assert "changed since it was published" in capsys.readouterr().err
     assert not (tmp_path / "out").exists() and len(names) == 2
+
+
+def test_the_published_comparison_runs_are_intact():
+    """resources/readings/<reading>/: every file its manifest lists, with the SHA-256 recorded."""
+    from tensegrity_id.workflow.readings import REGISTRATION, load_registration
+    from tensegrity_id.workflow.readings_runs import verify
+
+    for name in load_registration(REPO / REGISTRATION).readings:
+        folder = REPO / "resources/readings" / name
+        manifest = json.loads((folder / MANIFEST).read_text())
+        assert manifest["parts"] and len(manifest["files"]) > 100
+        assert verify(folder) == [], name
