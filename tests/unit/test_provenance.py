@@ -300,6 +300,10 @@ LIB_EXEMPT: dict[str, str] = {
         "writes a reference's MANIFEST.json, which is the reference's provenance (commit, date, "
         "versions, command, every file's sha256)"
     ),
+    "tensegrity_id/workflow/readings_runs.py::publish": (
+        "writes a readings folder's MANIFEST.json, which is that folder's provenance (each part's "
+        "commit, command, date and wall time, every file's sha256); the files it copies keep theirs"
+    ),
     "tensegrity_id/workflow/reference/cli.py::main": (
         "the comparison's report (--json): which files of two folders agree, not a result of a run"
     ),

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+from ..results.fisher import FISHER_KEY
+
 __all__ = ["part_of", "render"]
 
 SHOWN = 10
@@ -122,7 +124,7 @@ def render(result: dict) -> str:
                 f["paper"],
                 *(f.get(f"{n}_here") for n in names),
                 *(f.get(f"{n}_contradicts") for n in names),
-                f.get("crlb_max_pct"),
+                f.get(FISHER_KEY.crlb_max_pct),
                 *(f.get(f"{n}_sigma_max_pct") for n in names),
             ]
             for f in result["failures"]

@@ -236,7 +236,7 @@ def fisher_evidence(run, claim_id: str) -> dict:
     the identifiable block, from ``fisher/{structure}/{record}/{protocol}.json`` of the run; and the
     row's identified worst cable error (%).  Empty where the claim is not a Table 3 row's or the run
     lacks the files."""
-    from ..results.fisher import FisherAnalysis
+    from ..results.fisher import FISHER_KEY, FisherAnalysis
     from ..results.identification import KEY
 
     parts = claim_id.split(".")
@@ -259,10 +259,12 @@ def fisher_evidence(run, claim_id: str) -> dict:
         fa = FisherAnalysis.load(path)
         worst = fa.worst_crlb_parameter if fa.crlb_relative else None
         out.update(
-            crlb_max_pct=None if worst is None else 100.0 * fa.crlb_relative[worst],
-            crlb_max_parameter=worst,
-            null_members=" ".join(fa.null_members),
-            condition=fa.condition_identifiable,
+            {
+                FISHER_KEY.crlb_max_pct: None if worst is None else 100.0 * fa.crlb_relative[worst],
+                FISHER_KEY.crlb_max_parameter: worst,
+                FISHER_KEY.null_members: " ".join(fa.null_members),
+                FISHER_KEY.condition_identifiable: fa.condition_identifiable,
+            }
         )
     return out
 
