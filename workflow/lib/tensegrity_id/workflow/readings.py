@@ -217,10 +217,9 @@ def compare(runs: dict[str, Path], reg: Registration, claims: list[dict], *, sco
     for name, run in runs.items():
         if score:
             try:
-                results_root(run)
-            except FileNotFoundError as exc:
+                scored[name] = score_run(run, claims, (*reg.claims, *reg.failure_claims))
+            except FileNotFoundError as exc:  # no results folder
                 raise FileNotFoundError(f"reading {name!r}: {exc}; run the protocol first") from None
-            scored[name] = score_run(run, claims, (*reg.claims, *reg.failure_claims))
             cards[name] = {r["id"]: r for r in scored[name]}
             continue
         path = Path(run) / "results" / "tables" / "scorecard.csv"

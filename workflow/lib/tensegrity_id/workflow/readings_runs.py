@@ -114,19 +114,23 @@ def _float(x) -> float | None:
     return v if v == v else None
 
 
-def held_out_share(run, band: float) -> tuple[int, int]:
-    """(inside the band, successful runs) over Table 3's identified or partial rows of a run."""
+def _table3_rows(run) -> list[dict]:
+    """A run's Table 3 (``results/tables/table3.csv``) as rows of strings; none where it has none."""
     try:
         path = results_file(run, "results/tables/table3.csv")
     except FileNotFoundError:
-        return 0, 0
+        return []
     if not path.exists():
-        return 0, 0
+        return []
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def held_out_share(run, band: float) -> tuple[int, int]:
+    """(inside the band, successful runs) over Table 3's identified or partial rows of a run."""
     from ..results.identification import KEY
 
-    with open(path, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    ok = [r for r in rows if str(r.get(KEY.outcome, "")).strip() in ("identified", "partial")]
+    ok = [r for r in _table3_rows(run) if str(r.get(KEY.outcome, "")).strip() in ("identified", "partial")]
     ratios = [_float(r.get(KEY.held_out_ratio, "")) for r in ok]
     return sum(v is not None and v < band for v in ratios), len(ok)
 
@@ -182,26 +186,24 @@ def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
             groups.setdefault(key, []).append(path)
         for (treatment, structure, record, protocol, steps), paths in groups.items():
             sensors = root / "sensors" / structure / record / f"{protocol}.npz"
-            f99, top = None, None
-            caps = []
+            t_rec, channels = None, None
+            if sensors.exists():  # the response (the channels without their noise), once a group
+                with np.load(sensors) as d:
+                    t_rec = np.asarray(d["t"], float)
+                    channels = np.asarray(d["clean" if "clean" in d.files else "noisy"], float)
+            top, caps = None, []
             for path in paths:
                 with np.load(path) as z:
                     if int(np.asarray(z["coord"]).ravel()[0]) < 0:
                         continue
                     t, true, net = z["t"], z["true"], z["network"]
-                if sensors.exists():
-                    with np.load(sensors) as d:  # the response (the channels without their noise)
-                        t_rec = np.asarray(d["t"], float)
-                        channels = np.asarray(d["clean" if "clean" in d.files else "noisy"], float)
-                else:
-                    t_rec, channels = np.asarray(t, float), None
-                T = time_scale_s(t_rec, s["t_ref"])
-                top = float(basis_band_hz(s["n_fourier"], s["fourier"], T).max())
-                if f99 is None and channels is not None:
-                    f99 = dominant_frequencies_hz(t_rec, channels).quantile_hz[0.99]
+                if top is None:
+                    T = time_scale_s(np.asarray(t, float) if t_rec is None else t_rec, s["t_ref"])
+                    top = float(basis_band_hz(s["n_fourier"], s["fourier"], T).max())
                 caps.append(band_capture(t, true, net, top))
             if not caps:
                 continue
+            f99 = None if channels is None else dominant_frequencies_hz(t_rec, channels).quantile_hz[0.99]
             share = float(np.median([c.share_above for c in caps]))
             # a share the noise of the arithmetic can swamp is not judged (a ratio of two near-zeros)
             above = float(np.median([c.captured_above for c in caps])) if share >= NEGLIGIBLE else None
@@ -242,14 +244,7 @@ def fisher_evidence(run, claim_id: str) -> dict:
     parts = claim_id.split(".")
     if len(parts) != 3 or parts[0] != "table3":
         return {}
-    try:
-        table = results_file(run, "results/tables/table3.csv")
-    except FileNotFoundError:
-        return {}
-    if not table.exists():
-        return {}
-    with open(table, newline="") as fh:
-        row = next((r for r in csv.DictReader(fh) if r.get("row") == parts[1]), None)
+    row = next((r for r in _table3_rows(run) if r.get("row") == parts[1]), None)
     if row is None:
         return {}
     out = {KEY.sigma_max_pct: _float(row.get(KEY.sigma_max_pct, ""))}
