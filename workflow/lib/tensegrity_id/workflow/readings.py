@@ -43,7 +43,7 @@ Run it::
 
 (each run folder holding ``results/``; the readings' names from the registration, in its
 order).  A run of the whole study has its scorecard; a run of the comparison's protocol alone
-(``config/readings_protocol.yaml``: Table 3, the seed study, Table 5 and the bridge) has none,
+(``config/readings_protocol.yaml``: Table 3, the eight-seed study, Table 5 and the bridge) has none,
 and ``--score`` scores each run's results files itself (:func:`score_run`, the scorecard's own
 rules; a claim whose file the run lacks is *not yet produced*) and writes each reading's
 scorecard beside the decision.  A run may also be a reading's published folder of evidence
