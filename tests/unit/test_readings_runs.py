@@ -37,6 +37,12 @@ def _run(root: Path, sigma: float = 2.0) -> Path:
     (ident / "top_node_seed0_steps12000_history.csv").write_text("step\n0\n")  # not published
     (res / "records/x1").mkdir(parents=True)
     (res / "records/x1/taut_1pt.json").write_text("{}")  # not published
+    (root / "config").mkdir()
+    (root / "config/config.yaml").write_text("identify:\n  pinn:\n    settings: {n_fourier: 8}\n")
+    (root / "config/paper.yaml").write_text("{}\n")
+    (root / "config/reading.yaml").write_text(
+        "identify:\n  pinn:\n    settings: {fourier: linear_pi, init: glorot}\n"
+    )
     return root
 
 
@@ -175,3 +181,27 @@ def test_the_published_comparison_runs_are_intact():
         manifest = json.loads((folder / MANIFEST).read_text())
         assert manifest["parts"] and len(manifest["files"]) > 100
         assert verify(folder) == [], name
+
+
+def test_a_published_reading_keeps_the_settings_it_ran_with(tmp_path, monkeypatch):
+    """Each part records the network settings read in the run's own directory; the comparison reads
+    them from the folder (not from today's configs), and one folder holds one reading."""
+    from tensegrity_id.identify.pinn.settings import PINNSettings
+    from tensegrity_id.workflow.readings_runs import run_settings
+
+    run = _run(tmp_path / "run")
+    out = tmp_path / "pub"
+    part = publish(run, out, command="x", overlay="config/reading.yaml")
+    assert part["settings"] == {"n_fourier": 8, "fourier": "linear_pi", "t_ref": None, "init": "glorot"}
+    monkeypatch.chdir(tmp_path)  # today's configs: none here, the folder's record is read
+    assert run_settings(out, "config/anything.yaml") == part["settings"]
+    # another reading's run into the same folder is refused before anything is copied
+    (run / "results/tables/table5.csv").write_text("row\nx\n")
+    with pytest.raises(FileExistsError, match="publish each reading into its own folder"):
+        publish(run, out, command="y")
+    assert not (out / "tables/table5.csv").exists()
+    # without an overlay: the base configs over the library's defaults
+    other = publish(run, tmp_path / "pub2", command="z")
+    assert other["settings"]["fourier"] == PINNSettings().fourier and other["settings"]["n_fourier"] == 8
+    with pytest.raises(FileNotFoundError, match="missing.yaml: no such config"):
+        publish(run, tmp_path / "pub3", command="z", overlay="config/missing.yaml")

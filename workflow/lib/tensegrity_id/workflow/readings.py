@@ -69,9 +69,9 @@ from .readings_runs import (
     basis_rows,
     fisher_evidence,
     held_out_share,
-    reading_settings,
     results_file,
     results_root,
+    run_settings,
     score_run,
     verify,
 )
@@ -363,7 +363,7 @@ def main(argv=None) -> int:
     if broken:
         return 1
     result = compare(runs, reg, claims, score=args.score)
-    result["basis"] = basis_rows(runs, {n: reading_settings(f) for n, f in reg.readings.items()})
+    result["basis"] = basis_rows(runs, {n: run_settings(runs[n], f) for n, f in reg.readings.items()})
     _write(result, args.out, provenance=_provenance(args, runs, result))
     for n in result["readings"]:
         mean = result["means"][n]

@@ -39,6 +39,7 @@ __all__ = [
     "score_run",
     "held_out_share",
     "reading_settings",
+    "run_settings",
     "basis_rows",
     "fisher_evidence",
     "published_files",
@@ -135,18 +136,43 @@ def held_out_share(run, band: float) -> tuple[int, int]:
     return sum(v is not None and v < band for v in ratios), len(ok)
 
 
-def reading_settings(overlay, base=("config/config.yaml", "config/paper.yaml"), root=".") -> dict:
+SETTINGS_READ = ("n_fourier", "fourier", "t_ref", "init")
+"""The network settings that make a reading (its time basis, and its trunk's initialisation)."""
+BASE_CONFIGS = ("config/config.yaml", "config/paper.yaml")
+"""The configs a reading's overlay goes over (the protocol's own overlay sets no network setting)."""
+
+
+def reading_settings(overlay, base=BASE_CONFIGS, root=".") -> dict:
     """The network settings a reading runs with: ``identify.pinn.settings`` of the base configs with
-    the reading's overlay over them (``n_fourier``, ``fourier``, ``t_ref``; the settings' own
-    defaults where no file gives one)."""
+    the reading's overlay over them (:data:`SETTINGS_READ`; the settings' own defaults where no file
+    gives one), the files read under ``root`` (a run's working directory: its configs and library as
+    they were at its commit)."""
     from ..identify.pinn.settings import PINNSettings
 
-    out = {k: getattr(PINNSettings(), k) for k in ("n_fourier", "fourier", "t_ref")}
+    out = {k: getattr(PINNSettings(), k) for k in SETTINGS_READ}
     for path in dict.fromkeys((*base, overlay)):
-        doc = yaml.safe_load((Path(root) / path).read_text()) or {}
+        file = Path(root) / path
+        if not file.is_file():
+            raise FileNotFoundError(f"{file}: no such config; the reading's settings are read from it")
+        doc = yaml.safe_load(file.read_text()) or {}
         given = ((doc.get("identify") or {}).get("pinn") or {}).get("settings") or {}
         out.update({k: given[k] for k in out if k in given})
     return out
+
+
+def run_settings(run, overlay) -> dict:
+    """The network settings of a run folder: those its published parts record (every part that
+    records them must agree), else :func:`reading_settings` of ``overlay`` (a working directory, or
+    a folder whose parts predate the record).  A published folder's settings are those it ran
+    with, whatever the configs say today."""
+    path = Path(run) / MANIFEST
+    if path.is_file() and not (Path(run) / "results").is_dir():
+        recorded = [p["settings"] for p in json.loads(path.read_text()).get("parts", []) if "settings" in p]
+        if recorded:
+            if any(r != recorded[0] for r in recorded):
+                raise ValueError(f"{path}: its parts record different network settings: {recorded}")
+            return dict(recorded[0])
+    return reading_settings(overlay)
 
 
 def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
@@ -288,10 +314,20 @@ def _commit(folder: Path) -> str:
     return f"{out}-dirty" if dirty else out
 
 
-def publish(run, out, *, command: str, wall_s: float | None = None, date: str | None = None) -> dict:
+def publish(
+    run,
+    out,
+    *,
+    command: str,
+    wall_s: float | None = None,
+    date: str | None = None,
+    overlay: str | None = None,
+) -> dict:
     """Add a finished run's comparison files (:func:`published_files`) to the published folder
     ``out`` and record the run as a part in its :data:`MANIFEST` (commit, command, date, wall time,
-    the files it added or found equal).
+    the files it added or found equal, and the network settings it ran with:
+    :func:`reading_settings` of the reading's ``overlay``, ``None`` for none, read in the run's
+    working directory).
 
     Nothing is lost: a file already in ``out`` with other content is refused, every such file
     named, before anything is copied; files equal to the run's are left as they are.  Returns the
@@ -315,6 +351,13 @@ def publish(run, out, *, command: str, wall_s: float | None = None, date: str | 
         )
     manifest_path = out / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"parts": [], "files": {}}
+    settings = reading_settings(overlay or BASE_CONFIGS[0], root=run)
+    known = [p["settings"] for p in manifest["parts"] if "settings" in p]
+    if known and known[0] != settings:
+        raise FileExistsError(
+            f"{out} holds a reading run with {known[0]}; this run's settings are {settings}: "
+            "publish each reading into its own folder"
+        )
     added = [f for f in sums if not (out / f).exists()]
     for f in added:
         (out / f).parent.mkdir(parents=True, exist_ok=True)
@@ -326,6 +369,7 @@ def publish(run, out, *, command: str, wall_s: float | None = None, date: str | 
         "wall_s": wall_s,
         "added": len(added),
         "equal": len(sums) - len(added),
+        "settings": settings,
     }
     manifest["parts"].append(part)
     manifest["files"].update({f: sums[f] for f in sums})
@@ -362,9 +406,14 @@ def main(argv=None) -> int:
     ap.add_argument("out", type=Path, help="the published folder, e.g. resources/readings/default")
     ap.add_argument("--command", required=True, help="the command that made the run, as run")
     ap.add_argument("--wall-s", type=float, default=None, help="the run's wall time (s)")
+    ap.add_argument(
+        "--overlay",
+        default=None,
+        help="the reading's config overlay the run used (under the run's directory); none: the default",
+    )
     args = ap.parse_args(argv)
     try:
-        part = publish(args.run, args.out, command=args.command, wall_s=args.wall_s)
+        part = publish(args.run, args.out, command=args.command, wall_s=args.wall_s, overlay=args.overlay)
     except (FileNotFoundError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
