@@ -308,3 +308,47 @@ def test_amplitude_of_a_two_coordinate_record_repeats_its_forcing():
     assert out["amplitude_factor"] == pytest.approx(6.6442 / 0.5, rel=1e-12)
     one = {"forcing": {"kind": "harmonic", "coords": [9], "amplitude": 12.61}}
     assert resolve_amplitude(None, {**spec, "forcing": "harmonic"}, None, one)[0] == 12.61
+
+
+def test_the_specification_study_varies_its_readings_from_its_base_and_a_default_reading_is_the_default_run(
+    default_config,
+):
+    """``base`` applies under every setting: the study keeps its reading whatever the default; a
+    setting whose overrides equal the default settings is the default's run (no variant, no rerun)."""
+    cfg = copy.deepcopy(default_config)
+    update_config(cfg, {"identify": {"pinn": {"settings": {"fourier": "linear_pi", "init": "glorot"}}}})
+    study = {
+        "steps": 300,
+        "seeds": [0],
+        "base": {"fourier": "geometric", "init": "torch"},
+        "records": [{"structure": "x1", "record": "taut_1pt", "protocol": "top_node"}],
+        "settings": {
+            "geometric_torch": {},
+            "fourier_linear": {"fourier": "linear"},
+            "linear_pi_glorot": {"fourier": "linear_pi", "init": "glorot"},
+        },
+        "extra": [{"label": "split_blocks", "structure": "x1", "record": "taut_1pt", "protocol": "top_node"}],
+    }
+    update_config(cfg, {"studies": {"pinn_spec_study": study}})
+    sheet = RunSheet(cfg)
+    runs = {r["label"]: r["runs"][0] for r in sheet.rows["bench_pinn_spec_study"]}
+    assert runs["geometric_torch"]["settings"] == {"fourier": "geometric", "init": "torch"}
+    assert runs["geometric_torch"]["variant"] == "fouriergeometric_inittorch"
+    assert runs["fourier_linear"]["settings"] == {"fourier": "linear", "init": "torch"}
+    assert runs["split_blocks"]["variant"] == "fouriergeometric_inittorch"
+    # the base's own reading of the default: no overrides left, the default's run
+    assert runs["linear_pi_glorot"]["settings"] == {} and runs["linear_pi_glorot"]["variant"] == ""
+    # without a base the settings are overrides of the default, as before
+    del cfg["studies"]["pinn_spec_study"]["base"]
+    runs = {r["label"]: r["runs"][0] for r in RunSheet(cfg).rows["bench_pinn_spec_study"]}
+    assert runs["fourier_linear"]["settings"] == {"fourier": "linear"}
+    assert runs["geometric_torch"]["variant"] == ""
+
+
+def test_a_named_variant_whose_overrides_are_all_the_default_is_refused(default_config):
+    cfg = copy.deepcopy(default_config)
+    row = {"structure": "x1", "records": ["taut_1pt"], "protocol": "top_node", "treatments": ["smooth"]}
+    row |= {"steps": [300], "seeds": [0], "variant": "same", "settings": {"w_bar": 100.0}}
+    update_config(cfg, {"identify": {"pinn": {"runs": [row]}}})
+    with pytest.raises(RunSheetError, match="no 'settings' that differ from identify.pinn.settings"):
+        RunSheet(cfg)

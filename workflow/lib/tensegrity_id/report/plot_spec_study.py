@@ -2,7 +2,8 @@
 
 One column per record of the study; the top row the largest force-density
 error over the identifiable cables, the bottom row the held-out ratio, one
-point per seed for each setting (rows of ``results/tables/pinn_spec_study.csv``).
+point per seed for each setting (rows of ``results/tables/pinn_spec_study.csv``), the
+setting that is the workflow's default (no overrides) in red.
 A dashed line marks the paper's Table 3 value for the record where Table 3
 has that row, and the bottom row shades the paper's held-out band of
 successful runs (below 7).
@@ -41,6 +42,7 @@ def plot_spec_study(df: pd.DataFrame, table3: pd.DataFrame, paths) -> None:
     paper's Table 3 (``resources/published/table3.csv``) to ``paths``."""
     cases = list(dict.fromkeys(zip(df["structure"], df["record"], strict=True)))
     settings = list(dict.fromkeys(df["setting"]))
+    default = set(df.loc[df["overrides"] == "(default)", "setting"])  # the workflow's default, in red
     fig, axes = plt.subplots(2, len(cases), figsize=(2.2 + 2.6 * len(cases), 6.4), sharex=True, squeeze=False)
     x = np.arange(len(settings))
     for j, (structure, record) in enumerate(cases):
@@ -56,7 +58,7 @@ def plot_spec_study(df: pd.DataFrame, table3: pd.DataFrame, paths) -> None:
                     y,
                     "o",
                     ms=4,
-                    color="C3" if name == "default" else "0.15",
+                    color="C3" if name in default else "0.15",
                     alpha=0.8,
                 )
             if paper is not None and str(paper.get(col, "")).strip() not in ("", "nan"):

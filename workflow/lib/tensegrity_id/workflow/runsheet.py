@@ -39,6 +39,8 @@ PINN variants, seed groups and their training jobs are named in
 
 from __future__ import annotations
 
+import dataclasses
+
 from .job_names import PINN_KEYS, seed_groups, seed_jobs, seeds_label, variant_name
 from .study_rows import BASELINE_METHODS, BASELINE_STUDIES, BENCH_TABLES, PINN_STUDIES, study_rows
 
@@ -109,6 +111,7 @@ class RunSheet:
         ]
         pinn = config.get("identify", {}).get("pinn", {})
         self.groups = {s: dict(v) for s, v in pinn.get("groups", {}).items()}
+        self._pinn_defaults = _pinn_defaults(pinn.get("settings") or {})
         self.records = [
             {"structure": s, "record": r}
             for s, recs in self._records.items()
@@ -243,14 +246,20 @@ class RunSheet:
     def pinn_row(self, where: str, row: dict) -> dict:
         """A PINN row (a case, treatment, steps, seed and variant), its variant's settings checked."""
         case = self.case(where, row, groups=True)
-        settings = dict(row.get("settings") or {})
+        # an override equal to the default setting is none: the run is the default's, under its name
+        settings = {
+            k: v for k, v in (row.get("settings") or {}).items() if self._pinn_defaults.get(k, _UNSET) != v
+        }
         variant = row.get("variant") or (variant_name(settings) if settings else "")
         if variant in RESERVED_VARIANTS:
             raise RunSheetError(
                 f"config field '{where}.variant': '{variant}' is reserved; choose another name"
             )
         if variant and not settings:
-            raise RunSheetError(f"config field '{where}': variant '{variant}' has no 'settings' to override")
+            raise RunSheetError(
+                f"config field '{where}': variant '{variant}' has no 'settings' that differ from "
+                "identify.pinn.settings; give the overrides, or drop the variant name to run the default"
+            )
         known = self.variants.setdefault(variant, settings)
         if known != settings:
             raise RunSheetError(
@@ -289,6 +298,18 @@ class RunSheet:
                 f"no PINN variant '{variant}' in the config (known: {', '.join(sorted(self.variants))})"
             )
         return dict(self.variants[variant])
+
+
+_UNSET = object()
+
+
+def _pinn_defaults(configured: dict) -> dict:
+    """Every PINN setting's default: ``identify.pinn.settings`` over the library's
+    (:class:`~tensegrity_id.identify.pinn.settings.PINNSettings`, torch-free)."""
+    from ..identify.pinn.settings import PINNSettings
+
+    fields = dataclasses.fields(PINNSettings)
+    return {f.name: f.default for f in fields if f.default is not dataclasses.MISSING} | dict(configured)
 
 
 def _unique(rows: list[dict], keys) -> list[dict]:

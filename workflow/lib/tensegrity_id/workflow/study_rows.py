@@ -195,18 +195,22 @@ def _identification(sheet, rows: dict, st: dict) -> None:
 def spec_study_table(study: dict) -> dict:
     """The specification study as a benchmark table: one row per setting and record, over the seeds.
 
-    ``study`` is ``{steps, seeds, treatment?, records: [case], settings: {name: overrides}, extra?}``;
-    a row is ``{row: <name>__<structure>_<record>, label: <name>, case, settings}`` (``{}``
-    overrides: the default settings, shared with the other studies' runs).  ``extra`` rows
-    ``{label, structure, record, protocol, settings?}`` vary what is not a network setting (a
-    sensor protocol's held-out split).
+    ``study`` is ``{steps, seeds, treatment?, base?, records: [case], settings: {name: overrides},
+    extra?}``; a row is ``{row: <name>__<structure>_<record>, label: <name>, case, settings}``.
+    Every setting's overrides, and every ``extra`` row's, apply over ``base`` (overrides of
+    ``identify.pinn.settings``: the reading the study varies its details from, whatever the
+    workflow's default; ``{}`` or absent: the default).  Overrides that come to nothing are the
+    default settings, shared with the other studies' runs.  ``extra`` rows ``{label, structure,
+    record, protocol, settings?}`` vary what is not a network setting (a sensor protocol's
+    held-out split).
     """
+    base = dict(study.get("base") or {})
     pairs = [
-        (name, over, case)
+        (name, {**base, **over}, case)
         for name, over in (study.get("settings") or {}).items()
         for case in study.get("records", [])
     ]
-    pairs += [(e["label"], e.get("settings") or {}, e) for e in study.get("extra", [])]
+    pairs += [(e["label"], {**base, **(e.get("settings") or {})}, e) for e in study.get("extra", [])]
     rows = [
         {
             "row": f"{name}__{case['structure']}_{case['record']}",
