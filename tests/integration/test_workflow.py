@@ -344,12 +344,12 @@ def test_report_and_scorecard_outputs_follow_contracts(workdir):
 
 def test_the_specification_study_has_a_line_per_setting_record_and_seed(workdir):
     df = pd.read_csv(workdir / "results/tables/pinn_spec_study.csv")
-    assert df["setting"].tolist() == ["default", "init_glorot"]
-    assert df["overrides"].tolist() == ["(default)", "init=glorot"] and (df["seed"] == 0).all()
+    assert df["setting"].tolist() == ["default", "init_torch"]
+    assert df["overrides"].tolist() == ["(default)", "init=torch"] and (df["seed"] == 0).all()
     assert df["held_out_ratio"].gt(0).all() and df["train_misfit_ratio"].gt(0).all()
     # the reading's run has its own path; the default setting's is the run the other studies use
     runs = workdir / "results/identify/pinn_smooth/x1/taut_1pt"
-    assert (runs / "top_node_seed0_steps300_initglorot.json").exists()
+    assert (runs / "top_node_seed0_steps300_inittorch.json").exists()
     assert json.loads((runs / "top_node_seed0_steps300.json").read_text())["seed"] == 0
 
 

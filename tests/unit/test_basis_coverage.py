@@ -208,17 +208,19 @@ def test_record_coverage_uses_the_runs_basis_and_time_scale():
     assert scaled.all_inside and scaled.top_hz == pytest.approx(4.0)
 
 
-def test_a_pinn_run_logs_its_basis_coverage_and_warns_when_the_response_is_above_it(caplog):
+def test_a_pinn_run_logs_its_basis_coverage_and_says_when_the_response_is_above_it(caplog):
     from tensegrity_id.identify.pinn.methods import PINNSmooth
 
     rec = [_tone_record("taut", 1.5)]
     with caplog.at_level(logging.INFO):
-        PINNSmooth(fourier="linear_pi")._log_basis_coverage(rec)
-        PINNSmooth()._log_basis_coverage(rec)
-    (warn, info) = caplog.records
-    assert warn.levelno == logging.WARNING and "record taut" in warn.getMessage()
-    assert "8 linear_pi terms" in warn.getMessage() and "above the band (top 0.8 Hz)" in warn.getMessage()
-    assert info.levelno == logging.INFO and "inside the band (top 12.8 Hz)" in info.getMessage()
+        PINNSmooth()._log_basis_coverage(rec)  # the default: linear_pi
+        PINNSmooth(fourier="geometric")._log_basis_coverage(rec)
+    (above, inside) = caplog.records
+    assert above.levelno == logging.INFO and "record taut" in above.getMessage()
+    assert "8 linear_pi terms" in above.getMessage() and "above the band (top 0.8 Hz)" in above.getMessage()
+    assert "left to the trunk's nonlinearity" in above.getMessage()
+    assert inside.levelno == logging.INFO and "inside the band (top 12.8 Hz)" in inside.getMessage()
+    assert "nonlinearity" not in inside.getMessage()
     caplog.clear()
     with caplog.at_level(logging.INFO):  # a record whose samples are not uniform is not checked
         t = np.r_[0.0, 0.1, 0.3, np.arange(0.4, 5, 0.1)]

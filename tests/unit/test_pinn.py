@@ -211,6 +211,8 @@ def test_a_batch_of_one_reproduces_the_single_run_implementation(repo, x1):
             log_every=0,
             history_every=10,
             residual_rows="free",  # the single-run trainer's residual: the free coordinates
+            fourier="geometric",  # the reading of the reference, the default then
+            init="torch",
         )
         tr = PINNTrainer(s, [rd], st, seeds=run["seed"], lambda0=s.bar_sigma)
         tr.train(until=run["until"])

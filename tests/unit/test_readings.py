@@ -215,12 +215,20 @@ def test_basis_rows_judge_each_readings_band_against_the_response(tmp_path, monk
     linear k-pi band (top 0.8 Hz); a network that reproduces the 2 Hz tone represents it there, one
     that leaves it out does not.  Runs with settings of their own (a suffix) are left out."""
     import numpy as np
-    from tensegrity_id.workflow.readings_runs import basis_rows, reading_settings
+    from tensegrity_id.workflow.readings_runs import basis_rows, reading_settings, run_settings
 
     monkeypatch.chdir(REPO)
-    settings = {n: reading_settings(f) for n, f in load_registration().readings.items()}
-    assert settings["default"]["fourier"] == "geometric"
-    assert settings["linear_pi_glorot"]["fourier"] == "linear_pi"
+    # the published readings keep the settings they ran with, whatever today's default
+    reg = load_registration()
+    published = {n: run_settings(REPO / "resources/readings" / n, f) for n, f in reg.readings.items()}
+    assert published["default"]["fourier"] == "geometric" and published["default"]["init"] == "torch"
+    assert published["linear_pi_glorot"]["fourier"] == "linear_pi"
+    assert published["linear_pi_glorot"]["init"] == "glorot"
+    settings = {
+        "default": reading_settings("config/pinn_geometric_torch.yaml"),
+        "linear_pi_glorot": reading_settings(reg.readings["linear_pi_glorot"]),
+    }
+    assert settings == published
     t = np.linspace(0.0, 5.0, 501)
     low, high = np.sin(2 * np.pi * 0.5 * t), 0.5 * np.sin(2 * np.pi * 2.0 * t)
     runs = {}

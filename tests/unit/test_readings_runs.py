@@ -41,7 +41,7 @@ def _run(root: Path, sigma: float = 2.0) -> Path:
     (root / "config/config.yaml").write_text("identify:\n  pinn:\n    settings: {n_fourier: 8}\n")
     (root / "config/paper.yaml").write_text("{}\n")
     (root / "config/reading.yaml").write_text(
-        "identify:\n  pinn:\n    settings: {fourier: linear_pi, init: glorot}\n"
+        "identify:\n  pinn:\n    settings: {fourier: geometric, init: torch}\n"
     )
     return root
 
@@ -192,7 +192,7 @@ def test_a_published_reading_keeps_the_settings_it_ran_with(tmp_path, monkeypatc
     run = _run(tmp_path / "run")
     out = tmp_path / "pub"
     part = publish(run, out, command="x", overlay="config/reading.yaml")
-    assert part["settings"] == {"n_fourier": 8, "fourier": "linear_pi", "t_ref": None, "init": "glorot"}
+    assert part["settings"] == {"n_fourier": 8, "fourier": "geometric", "t_ref": None, "init": "torch"}
     monkeypatch.chdir(tmp_path)  # today's configs: none here, the folder's record is read
     assert run_settings(out, "config/anything.yaml") == part["settings"]
     # another reading's run into the same folder is refused before anything is copied

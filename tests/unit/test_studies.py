@@ -216,7 +216,7 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
         {"structure": "x1", "record": "taut_1pt", "protocol": "top_node"},
         {"structure": "x1", "record": "slack_1pt", "protocol": "top_node"},
     ]
-    settings = {"default": {}, "linear_pi_glorot": {"fourier": "linear_pi", "init": "glorot"}}
+    settings = {"default": {}, "geometric_torch": {"fourier": "geometric", "init": "torch"}}
     update_config(
         cfg,
         {
@@ -230,12 +230,12 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
     assert [r["row"] for r in rows] == [
         "default__x1_taut_1pt",
         "default__x1_slack_1pt",
-        "linear_pi_glorot__x1_taut_1pt",
-        "linear_pi_glorot__x1_slack_1pt",
+        "geometric_torch__x1_taut_1pt",
+        "geometric_torch__x1_slack_1pt",
     ]
-    assert [len(r["runs"]) for r in rows] == [2, 2, 2, 2] and rows[2]["label"] == "linear_pi_glorot"
+    assert [len(r["runs"]) for r in rows] == [2, 2, 2, 2] and rows[2]["label"] == "geometric_torch"
     assert (
-        rows[0]["runs"][0]["variant"] == "" and rows[2]["runs"][1]["variant"] == "fourierlinearpi_initglorot"
+        rows[0]["runs"][0]["variant"] == "" and rows[2]["runs"][1]["variant"] == "fouriergeometric_inittorch"
     )
     assert all(run in sheet.pinn for row in rows for run in row["runs"])
     # the table: one line per run, the overrides spelled out
@@ -259,8 +259,8 @@ def test_the_specification_study_is_a_row_per_setting_and_record_over_the_seeds(
     ]
     df = pinn_spec_table(labelled, res)
     assert list(df.columns) == SPEC_STUDY_COLUMNS and len(df) == 8
-    assert df["overrides"].tolist()[::2] == ["(default)", "(default)", "fourier=linear_pi, init=glorot"] + [
-        "fourier=linear_pi, init=glorot"
+    assert df["overrides"].tolist()[::2] == ["(default)", "(default)", "fourier=geometric, init=torch"] + [
+        "fourier=geometric, init=torch"
     ]
     assert df["sigma_max_pct"].tolist()[:2] == [1.0, 2.0] and df["seed"].tolist()[:2] == [0, 1]
     # the figure: a column of panels per record, the paper's Table 3 line where it has the row

@@ -389,7 +389,14 @@ def test_schema_settings_agree_with_the_pinn_settings(repo):
 
 
 def test_shipped_configs_pass(repo):
-    for name in ("test", "paper", "example_measured", "pinn_linear_pi_glorot", "readings_protocol"):
+    for name in (
+        "test",
+        "paper",
+        "example_measured",
+        "pinn_linear_pi_glorot",
+        "pinn_geometric_torch",
+        "readings_protocol",
+    ):
         check_config(merged(repo, name), repo / "config/schema.yaml")
 
 

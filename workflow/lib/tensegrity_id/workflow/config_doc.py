@@ -42,11 +42,13 @@ Your own structures and records: `example_measured.yaml` and
 `docs/own-records.md`. A bad value stops the run at start-up with the
 field named (`tensegrity_id.workflow.config_check` and the schema).
 
-Two overlays serve the choice of the identification's default
-(`docs/pinn_specification.md`): `pinn_linear_pi_glorot.yaml` (the network's
-other reading: a linear kπ time basis and a Glorot trunk) and
+Three overlays serve the identification's two readings, compared by a
+registered rule (`docs/pinn_specification.md`): `pinn_geometric_torch.yaml`
+(the reading not adopted: a geometric 2^j π time basis and PyTorch's trunk
+initialisation), `pinn_linear_pi_glorot.yaml` (the adopted reading, the
+default's, pinned: a linear kπ time basis and a Glorot trunk) and
 `readings_protocol.yaml` (the paper's grid with Table 3 over four seeds a
-row, the protocol the two readings are compared on).
+row, the protocol the two readings were compared on).
 """
 
 
