@@ -76,6 +76,15 @@ def results_root(run) -> Path:
     raise FileNotFoundError(f"no results folder in {run} (neither results/ nor a published {MANIFEST})")
 
 
+def _published_manifest(run) -> dict | None:
+    """The :data:`MANIFEST` of a published copy; ``None`` for a working directory (it holds
+    ``results/``) or a folder without one."""
+    run = Path(run)
+    if (run / "results").is_dir() or not (run / MANIFEST).is_file():
+        return None
+    return json.loads((run / MANIFEST).read_text())
+
+
 def results_file(run, path: str) -> Path:
     """A results path as the workflow names it (``results/tables/table3.csv``) in a run's folder."""
     return results_root(run) / str(path).removeprefix("results/")
@@ -149,7 +158,8 @@ def reading_settings(overlay, base=BASE_CONFIGS, root=".") -> dict:
     they were at its commit)."""
     from ..identify.pinn.settings import PINNSettings
 
-    out = {k: getattr(PINNSettings(), k) for k in SETTINGS_READ}
+    defaults = PINNSettings()
+    out = {k: getattr(defaults, k) for k in SETTINGS_READ}
     for path in dict.fromkeys((*base, overlay)):
         file = Path(root) / path
         if not file.is_file():
@@ -165,14 +175,11 @@ def run_settings(run, overlay) -> dict:
     records them must agree), else :func:`reading_settings` of ``overlay`` (a working directory, or
     a folder whose parts predate the record).  A published folder's settings are those it ran
     with, whatever the configs say today."""
-    path = Path(run) / MANIFEST
-    if path.is_file() and not (Path(run) / "results").is_dir():
-        recorded = [p["settings"] for p in json.loads(path.read_text()).get("parts", []) if "settings" in p]
-        if recorded:
-            if any(r != recorded[0] for r in recorded):
-                raise ValueError(f"{path}: its parts record different network settings: {recorded}")
-            return dict(recorded[0])
-    return reading_settings(overlay)
+    manifest = _published_manifest(run) or {}
+    recorded = [p["settings"] for p in manifest.get("parts", []) if "settings" in p]
+    if any(r != recorded[0] for r in recorded):
+        raise ValueError(f"{Path(run) / MANIFEST}: its parts record different network settings: {recorded}")
+    return dict(recorded[0]) if recorded else reading_settings(overlay)
 
 
 def basis_rows(runs: dict, settings: dict[str, dict]) -> list[dict]:
@@ -386,9 +393,7 @@ def verify(folder) -> list[str]:
     (which has no manifest)."""
     folder = Path(folder)
     path = folder / MANIFEST
-    if (folder / "results").is_dir() or not path.is_file():
-        return []
-    files = json.loads(path.read_text()).get("files", {})
+    files = (_published_manifest(folder) or {}).get("files", {})
     problems = []
     for rel, sha in files.items():
         if not (folder / rel).is_file():

@@ -308,8 +308,7 @@ def _pinn_defaults(configured: dict) -> dict:
     (:class:`~tensegrity_id.identify.pinn.settings.PINNSettings`, torch-free)."""
     from ..identify.pinn.settings import PINNSettings
 
-    fields = dataclasses.fields(PINNSettings)
-    return {f.name: f.default for f in fields if f.default is not dataclasses.MISSING} | dict(configured)
+    return dataclasses.asdict(PINNSettings()) | dict(configured)
 
 
 def _unique(rows: list[dict], keys) -> list[dict]:
